@@ -1,0 +1,59 @@
+package backoff
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// Budget is a client-wide retry budget, as in Finagle's RetryBudget and the
+// AWS SDK's retry quota: every request deposits ratio tokens (up to max), and
+// every retry spends one whole token. With ratio 0.1, retries stay near 10% of
+// requests however many clients share the budget; max is the burst allowed
+// when the budget is full. A Budget starts full.
+//
+// A Budget is safe for concurrent use; share one between supervisors.
+type Budget struct {
+	mu     sync.Mutex
+	ratio  float64
+	max    float64
+	tokens float64
+}
+
+// NewBudget returns a full Budget. ratio must be in (0, 1000] and max in
+// [1, 1e9]; anything else (NaN included) is an error that names the value.
+func NewBudget(ratio, max float64) (*Budget, error) {
+	if !(ratio > 0 && ratio <= 1000) {
+		return nil, fmt.Errorf("backoff: budget ratio %v must be in (0, 1000]", ratio)
+	}
+	if !(max >= 1 && max <= 1e9) || math.IsInf(max, 0) {
+		return nil, fmt.Errorf("backoff: budget max %v must be in [1, 1e9]", max)
+	}
+	return &Budget{ratio: ratio, max: max, tokens: max}, nil
+}
+
+// OnRequest deposits ratio tokens for one request (not a retry).
+func (b *Budget) OnRequest() {
+	b.mu.Lock()
+	b.tokens = min(b.max, b.tokens+b.ratio)
+	b.mu.Unlock()
+}
+
+// TryRetry spends one token and reports true, or reports false when less
+// than one token is left.
+func (b *Budget) TryRetry() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// Tokens returns the tokens left, for metrics and tests.
+func (b *Budget) Tokens() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tokens
+}

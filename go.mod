@@ -1,0 +1,11 @@
+module github.com/redial-go/redial
+
+go 1.26
+
+require (
+	github.com/cenkalti/backoff/v5 v5.0.3
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
+)
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
