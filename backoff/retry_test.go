@@ -79,7 +79,7 @@ func TestRetryStopsOnPermanent(t *testing.T) {
 func TestRetryHonorsHintClampedToMaxHint(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder{errs: []error{
-			backoff.RetryAfter(errBusy, 10*time.Second), // longer than the backoff's 1s: honored
+			backoff.RetryAfter(errBusy, 10*time.Second),   // longer than the backoff's 1s: honored
 			backoff.RetryAfter(errBusy, time.Millisecond), // shorter than 2s: the backoff wins
 			backoff.RetryAfter(errBusy, time.Hour),        // clamped to MaxHint
 		}}

@@ -1,0 +1,68 @@
+package health
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
+// /readyz): 200 when Ready, 503 otherwise, with a JSON body listing every
+// source's name, state, criticality and counts. Error text appears only with
+// ?verbose=1, and then redacted. Point a readinessProbe at it: a pod whose
+// database is down stops receiving traffic but is not restarted.
+func (r *Registry) ReadyHandler() http.Handler {
+	return probe(r, ready)
+}
+
+// LiveHandler answers a liveness probe (Kubernetes livenessProbe, /livez):
+// 503 only when a critical source has Failed (given up for good), 200
+// otherwise, with the same JSON body as ReadyHandler. A source in Backoff is
+// still live: a restart would not help it.
+func (r *Registry) LiveHandler() http.Handler {
+	return probe(r, live)
+}
+
+// report is the JSON body of both probes.
+type report struct {
+	Status  string         `json:"status"` // "ok" or "unavailable"
+	Sources []sourceReport `json:"sources"`
+}
+
+type sourceReport struct {
+	Name        string     `json:"name"`
+	Critical    bool       `json:"critical"`
+	State       State      `json:"state"`
+	Since       time.Time  `json:"since"`
+	Attempt     int        `json:"attempt"`
+	Connects    uint64     `json:"connects"`
+	NextAttempt *time.Time `json:"next_attempt,omitempty"`
+	Error       string     `json:"error,omitempty"`
+}
+
+func probe(r *Registry, ok func([]Entry) bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		es := r.Entries()
+		verbose := req.URL.Query().Get("verbose") == "1"
+		rep := report{Status: "ok", Sources: make([]sourceReport, len(es))}
+		for i, e := range es {
+			st := e.Status
+			sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects}
+			if !st.NextAttempt.IsZero() {
+				sr.NextAttempt = &st.NextAttempt
+			}
+			if verbose && st.Err != nil {
+				sr.Error = Redact(st.Err.Error())
+			}
+			rep.Sources[i] = sr
+		}
+		code := http.StatusOK
+		if !ok(es) {
+			code, rep.Status = http.StatusServiceUnavailable, "unavailable"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(rep) // a write error means the prober went away
+	})
+}

@@ -1,0 +1,53 @@
+package health_test
+
+import (
+	"errors"
+	"io/fs"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/redial-go/redial/health"
+)
+
+func TestRedact(t *testing.T) {
+	for _, tc := range []struct{ in, want, secret string }{
+		{"dial postgres://app:s3cret@db:5432/x failed", "dial postgres://app:xxxxx@db:5432/x failed", "s3cret"},
+		{"postgres://app:p@ss@db/x", "postgres://app:xxxxx@db/x", "p@ss"},
+		{`GET "wss://feed.example/ws?token=abc123&room=7": 401`, `GET "wss://feed.example/ws?room=7": 401`, "abc123"},
+		{"wss://h/ws?api_key=K1&signature=S1&X-Amz-Signature=S2", "wss://h/ws", "K1"},
+		{"host=db user=app password=hunter22 dbname=x", "host=db user=app password=xxxxx dbname=x", "hunter22"},
+		{"host=db password='with space' dbname=x", "host=db password=xxxxx dbname=x", "with space"},
+		{"token: Bearer abc token=zzz9", "token: Bearer abc token=xxxxx", "zzz9"},
+		{"no secrets here: connection refused", "no secrets here: connection refused", ""},
+	} {
+		got := health.Redact(tc.in)
+		assert.Equal(t, tc.want, got, "in: %s", tc.in)
+		if tc.secret != "" {
+			assert.NotContains(t, got, tc.secret)
+		}
+	}
+}
+
+func TestRedactKnownSecrets(t *testing.T) {
+	// A password with a space defeats every pattern; naming it does not.
+	in := "connect postgres://app:pa ss@db/x: user=app password=pa ss"
+	got := health.Redact(in, "pa ss")
+	assert.NotContains(t, got, "pa ss")
+	assert.NotContains(t, got, "ss@db", "no fragment of the password may stay")
+	// Escaped forms are masked too.
+	assert.NotContains(t, health.Redact("postgres://app:pa%20ss@db/x", "pa ss"), "pa%20ss")
+	assert.Equal(t, "abc", health.Redact("abc", ""), "an empty secret masks nothing")
+}
+
+func TestRedactErrorKeepsChain(t *testing.T) {
+	base := &fs.PathError{Op: "dial", Path: "postgres://u:pw1234@h/db", Err: fs.ErrNotExist}
+	err := health.RedactError(base)
+	assert.NotContains(t, err.Error(), "pw1234")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	var pe *fs.PathError
+	assert.ErrorAs(t, err, &pe)
+	assert.Nil(t, health.RedactError(nil))
+	assert.Same(t, err, health.RedactError(err), "redacting twice wraps once")
+	assert.NotContains(t, health.RedactError(errors.New("x secretvalue y"), "secretvalue").Error(), "secretvalue")
+}
