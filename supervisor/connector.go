@@ -1,0 +1,30 @@
+package supervisor
+
+import "context"
+
+// Connector makes connections of type C. Its methods are called from the
+// supervisor's goroutine only, one at a time, and never with a lock held.
+//
+// C must be comparable for real: an interface type whose dynamic values are
+// not comparable (a struct holding a slice, say) panics when the supervisor
+// compares it. Pointers, channels and interfaces holding pointers are fine.
+type Connector[C comparable] interface {
+	// Connect makes one attempt. ctx carries the attempt's timeout
+	// (Options.ConnectTimeout) and ends when the supervisor stops: Connect
+	// must return promptly once ctx is done. It returns a live connection or
+	// an error, never both and never neither.
+	Connect(ctx context.Context) (C, error)
+	// Close closes a connection that Connect returned. It is called exactly
+	// once per connection.
+	Close(conn C) error
+}
+
+// Watcher is an optional interface of a Connector that can tell when an
+// idle connection broke (a closed socket, a missed heartbeat).
+type Watcher[C comparable] interface {
+	// Watch blocks until conn breaks, returning the reason, or until ctx
+	// ends (Invalidate or the supervisor stopping), returning anything. The
+	// supervisor runs Watch on its own goroutine: no goroutine is added per
+	// connection.
+	Watch(ctx context.Context, conn C) error
+}

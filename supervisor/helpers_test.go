@@ -1,0 +1,94 @@
+package supervisor_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// running is a Supervisor whose Run goroutine a test started.
+type running struct {
+	*supervisor.Supervisor[*conn]
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func start(t *testing.T, c supervisor.Connector[*conn], o supervisor.Options[*conn]) *running {
+	t.Helper()
+	s, err := supervisor.New(c, o)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	r := &running{Supervisor: s, cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- s.Run(ctx) }()
+	return r
+}
+
+// stop cancels Run and returns what it returned.
+func (r *running) stop() error {
+	r.cancel()
+	return <-r.done
+}
+
+// recorder collects every State a subscriber sees, dropping repeats.
+type recorder struct {
+	mu     sync.Mutex
+	states []health.State
+	unsub  func()
+	done   chan struct{}
+}
+
+func record(s interface {
+	Subscribe() (<-chan health.Status, func())
+}) *recorder {
+	ch, unsub := s.Subscribe()
+	r := &recorder{unsub: unsub, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for st := range ch {
+			r.mu.Lock()
+			if n := len(r.states); n == 0 || r.states[n-1] != st.State {
+				r.states = append(r.states, st.State)
+			}
+			r.mu.Unlock()
+		}
+	}()
+	return r
+}
+
+// stop ends the recording and returns it.
+func (r *recorder) stop() []health.State {
+	r.unsub()
+	<-r.done
+	return r.states
+}
+
+// fixed returns a Config whose delays a test can predict: Exponential.
+func exponential(base, cap time.Duration) supervisor.Options[*conn] {
+	return supervisor.Options[*conn]{Name: "test", Backoff: backoffConfig(base, cap)}
+}
+
+// untilConnected advances virtual time through Backoff until r is
+// Connected. It must run inside a synctest bubble.
+func (r *running) untilConnected(t *testing.T) {
+	t.Helper()
+	for range 1000 {
+		synctest.Wait()
+		st := r.Status()
+		switch st.State {
+		case health.Connected:
+			return
+		case health.Backoff:
+			time.Sleep(time.Until(st.NextAttempt))
+		default:
+			t.Fatalf("waiting for connected, state is %v (%v)", st.State, st.Err)
+		}
+	}
+	t.Fatal("not connected after 1000 attempts")
+}

@@ -1,0 +1,168 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redial-go/redial/health"
+)
+
+// Errors a Supervisor returns, checked with errors.Is.
+var (
+	ErrFailed         = errors.New("gave up")            // Run and Conn after Failed; wraps the last error too
+	ErrStopped        = errors.New("supervisor stopped") // Conn after Run returned
+	ErrAlreadyStarted = errors.New("supervisor already started")
+	ErrInvalidated    = errors.New("connection invalidated") // Invalidate(conn, nil)
+	ErrLost           = errors.New("connection lost")        // Watch returned nil
+)
+
+// Supervisor owns one connection's lifecycle: dial, watch, close, back off,
+// dial again. Run is its one goroutine; every other method is safe for
+// concurrent use from any goroutine, never blocks on Run (Conn waits only
+// for its ctx or a state change), and never runs user code.
+type Supervisor[C comparable] struct {
+	connector Connector[C]
+	watcher   Watcher[C] // nil when connector is not one
+	opts      Options[C]
+	policy    *Policy
+	started   atomic.Bool
+
+	mu         sync.Mutex
+	status     health.Status
+	live       C                       // the connection Connect returned, until it is dropped
+	cancelLive context.CancelCauseFunc // ends live's watch; Invalidate calls it
+	ready      bool                    // live is Connected
+	failErr    error                   // what Run returned when Failed
+	changed    chan struct{}           // closed and replaced on every change
+	subs       map[chan health.Status]struct{}
+}
+
+// New returns a Supervisor for c; Run starts it. The options are copied,
+// and their zero values mean: Backoff Decorrelated with Base 1s and Cap
+// 1 minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0 (never give
+// up), MaxHint 5 minutes, no Budget, no OnConnect, no Classify, no Logger.
+// Bad options are an error that names the field.
+func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
+	if c == nil {
+		return nil, errors.New("supervisor: nil Connector")
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	p, err := NewPolicy(o.PolicyConfig())
+	if err != nil {
+		return nil, err
+	}
+	s := &Supervisor[C]{
+		connector: c,
+		opts:      o,
+		policy:    p,
+		status:    health.Status{Name: o.Name, State: health.Idle, Since: time.Now()},
+		changed:   make(chan struct{}),
+		subs:      make(map[chan health.Status]struct{}),
+	}
+	s.watcher, _ = c.(Watcher[C])
+	return s, nil
+}
+
+// Status returns a snapshot of the connection's health.
+func (s *Supervisor[C]) Status() health.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// Conn returns the live connection, waiting for one while the supervisor is
+// Idle, Connecting or in Backoff. It fails at once when the supervisor has
+// Failed (wrapping ErrFailed and the last error) or stopped (ErrStopped),
+// and when ctx ends (wrapping ctx's error and the last error).
+//
+// The connection may break at any time after Conn returns it; report that
+// with Invalidate.
+func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
+	var zero C
+	for {
+		s.mu.Lock()
+		conn, ready, st, lastErr, failErr, changed := s.live, s.ready, s.status.State, s.status.Err, s.failErr, s.changed
+		s.mu.Unlock()
+		switch {
+		case ready:
+			return conn, nil
+		case st == health.Failed:
+			return zero, failErr
+		case st == health.Stopped:
+			return zero, s.errorf("%w", ErrStopped)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			if lastErr != nil {
+				return zero, s.errorf("no connection: %w (last error: %w)", ctx.Err(), lastErr)
+			}
+			return zero, s.errorf("no connection: %w", ctx.Err())
+		}
+	}
+}
+
+// Invalidate tells the supervisor that conn failed (a read returned EOF, a
+// query failed with a connection error): it closes conn and reconnects. err
+// is the reason shown in Status (nil means ErrInvalidated). A conn that is
+// not the live one, already replaced or closed, is ignored, so any number of
+// goroutines can report the same failure. It never blocks.
+func (s *Supervisor[C]) Invalidate(conn C, err error) {
+	var zero C
+	if conn == zero {
+		return
+	}
+	if err == nil {
+		err = ErrInvalidated
+	}
+	s.mu.Lock()
+	cancel := s.cancelLive
+	if conn != s.live {
+		cancel = nil
+	}
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel(err) // the first reason wins
+	}
+}
+
+// Subscribe returns the health channel: it holds at most one Status, the
+// newest replacing an unread older one, starting with the current Status.
+// A subscriber that never reads never slows the supervisor; totals
+// (Connects, Attempt) live in the Status, so conflation loses no counts.
+// The returned func unsubscribes and closes the channel; call it when done.
+func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
+	ch := make(chan health.Status, 1)
+	s.mu.Lock()
+	ch <- s.status
+	s.subs[ch] = struct{}{}
+	s.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			s.mu.Lock()
+			delete(s.subs, ch)
+			close(ch)
+			s.mu.Unlock()
+		})
+	}
+}
+
+// Name returns Options.Name.
+func (s *Supervisor[C]) Name() string { return s.opts.Name }
+
+// errorf formats an error prefixed with the supervisor's name.
+func (s *Supervisor[C]) errorf(format string, args ...any) error {
+	if s.opts.Name != "" {
+		format = "redial " + s.opts.Name + ": " + format
+	} else {
+		format = "redial: " + format
+	}
+	return fmt.Errorf(format, args...)
+}
