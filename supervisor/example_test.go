@@ -1,0 +1,58 @@
+package supervisor_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// session stands for a real connection type (net.Conn, *pgx.Conn, ...).
+type session struct{ id int }
+
+// flaky refuses its first two attempts, as a server that is still starting.
+type flaky struct{ attempts int }
+
+func (f *flaky) Connect(ctx context.Context) (*session, error) {
+	f.attempts++
+	if f.attempts <= 2 {
+		return nil, errors.New("connection refused")
+	}
+	return &session{id: f.attempts}, nil
+}
+
+func (f *flaky) Close(*session) error { return nil }
+
+func Example() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s, err := supervisor.New[*session](&flaky{}, supervisor.Options[*session]{
+		Name:    "example",
+		Backoff: backoff.Config{Base: time.Millisecond, Cap: 10 * time.Millisecond},
+		OnConnect: func(ctx context.Context, c *session) error {
+			fmt.Println("subscribing on session", c.id)
+			return nil
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+
+	c, err := s.Conn(ctx) // waits through the two refusals
+	fmt.Println("got session", c.id, err)
+	st := s.Status()
+	fmt.Println(st.State, st.Connects)
+
+	cancel()
+	fmt.Println(<-done, s.Status().State)
+	// Output:
+	// subscribing on session 3
+	// got session 3 <nil>
+	// connected 1
+	// <nil> stopped
+}
