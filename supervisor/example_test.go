@@ -27,7 +27,6 @@ func (f *flaky) Connect(ctx context.Context) (*session, error) {
 func (f *flaky) Close(*session) error { return nil }
 
 func Example() {
-	ctx, cancel := context.WithCancel(context.Background())
 	s, err := supervisor.New[*session](&flaky{}, supervisor.Options[*session]{
 		Name:    "example",
 		Backoff: backoff.Config{Base: time.Millisecond, Cap: 10 * time.Millisecond},
@@ -40,6 +39,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
 

@@ -1,0 +1,93 @@
+package toxitest_test
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/toxitest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// echo starts a line echo server and returns its address.
+func echo(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var conns []net.Conn
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Go(func() { _, _ = io.Copy(c, c) })
+		}
+	})
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return ln.Addr().String()
+}
+
+func roundTrip(c net.Conn) error {
+	_ = c.SetDeadline(time.Now().Add(300 * time.Millisecond))
+	if _, err := c.Write([]byte("ping\n")); err != nil {
+		return err
+	}
+	_, err := bufio.NewReader(c).ReadString('\n')
+	return err
+}
+
+func TestProxyFaults(t *testing.T) {
+	p := toxitest.New(t, echo(t))
+	c, err := net.Dial("tcp", p.Addr())
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, roundTrip(c))
+
+	p.Silence(t, "s")
+	err = roundTrip(c)
+	var ne net.Error
+	require.ErrorAs(t, err, &ne)
+	assert.True(t, ne.Timeout(), "a silenced peer times out: %v", err)
+	p.Unsilence(t, "s")
+	c.Close()
+
+	p.ResetPeer(t, "rst", 0)
+	c2, err := net.Dial("tcp", p.Addr())
+	require.NoError(t, err)
+	defer c2.Close()
+	err = roundTrip(c2)
+	assert.True(t, errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.EOF), "reset_peer: %v", err)
+	p.Remove(t, "rst")
+
+	p.Disable()
+	_, err = net.Dial("tcp", p.Addr())
+	assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+	p.Enable(t)
+	c3, err := net.Dial("tcp", p.Addr())
+	require.NoError(t, err)
+	defer c3.Close()
+	assert.NoError(t, roundTrip(c3))
+}
