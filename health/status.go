@@ -12,6 +12,28 @@ type Status struct {
 	Err         error     // the last error, credentials redacted; nil until one happens
 	NextAttempt time.Time // when the next attempt is due; set in Backoff only
 	Connects    uint64    // connections established so far
+
+	// Over time, for when something flaps.
+	Failures             uint64        // failed attempts so far
+	LastFailure          time.Time     // when the last attempt failed or the connection was lost
+	LongestOutage        time.Duration // longest time from losing a connection to having one again, the current outage included
+	ReconnectsLastMinute int           // connections established in the last minute after a loss
+}
+
+// Uptime returns how long the connection has been Connected at now, or 0.
+func (s Status) Uptime(now time.Time) time.Duration {
+	if s.State != Connected {
+		return 0
+	}
+	return max(now.Sub(s.Since), 0)
+}
+
+// Wait returns how long until the next attempt at now, or 0 outside Backoff.
+func (s Status) Wait(now time.Time) time.Duration {
+	if s.State != Backoff || s.NextAttempt.IsZero() {
+		return 0
+	}
+	return max(s.NextAttempt.Sub(now), 0)
 }
 
 // Source is anything that reports a Status, such as a supervisor.

@@ -12,7 +12,8 @@ type transition struct {
 	err     error     // nil keeps the last error
 	next    time.Time // NextAttempt (Backoff)
 	connect bool      // a new connection is Connected: Connects++, Attempt = 0
-	failed  bool      // an attempt failed: Attempt++
+	failed  bool      // an attempt failed: Attempt++, Failures++
+	lost    bool      // an established connection broke: an outage begins
 }
 
 // set publishes t: it updates the Status, wakes Conn waiters (closing the
@@ -35,16 +36,39 @@ func (s *Supervisor[C]) set(t transition) health.Status {
 		st.Connects++
 		st.Attempt = 0
 		s.ready = true
+		if !s.outageStart.IsZero() {
+			st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
+			s.outageStart = time.Time{}
+			s.reconnects.add(now)
+		}
 	}
 	if t.failed {
 		st.Attempt++
+		st.Failures++
+		st.LastFailure = now
+	}
+	if t.lost {
+		st.LastFailure = now
+		s.outageStart = now
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})
+	snap := s.snapshot(now)
 	for ch := range s.subs {
-		offer(ch, *st)
+		offer(ch, snap)
 	}
-	return *st
+	return snap
+}
+
+// snapshot returns the Status at now, with the fields that depend on the
+// time of reading filled in. s.mu must be held.
+func (s *Supervisor[C]) snapshot(now time.Time) health.Status {
+	st := s.status
+	if !s.outageStart.IsZero() {
+		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
+	}
+	st.ReconnectsLastMinute = s.reconnects.count(now)
+	return st
 }
 
 // offer puts v in ch, a channel of capacity 1 that only the caller sends

@@ -57,7 +57,7 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 		reason = fmt.Errorf("connection lost: %w", s.classify(reason))
 		d := s.policy.Lost(uptime, reason)
 		next := time.Now().Add(d.Wait)
-		st := s.set(transition{state: health.Backoff, err: reason, next: next})
+		st := s.set(transition{state: health.Backoff, err: reason, next: next, lost: true})
 		s.close(conn)
 		s.logLost(st, uptime, d)
 		if !sleepUntil(ctx, next) {
@@ -71,7 +71,7 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 // it) and liveCtx ends when it is invalidated or ctx ends.
 func (s *Supervisor[C]) attempt(ctx context.Context) (conn C, liveCtx context.Context, err error) {
 	var zero C
-	s.set(transition{state: health.Connecting})
+	s.logConnecting(s.set(transition{state: health.Connecting}))
 	liveCtx, cancelLive := context.WithCancelCause(ctx)
 	actx, cancel := context.WithTimeout(liveCtx, s.opts.ConnectTimeout)
 	defer cancel()

@@ -28,17 +28,20 @@ type Supervisor[C comparable] struct {
 	connector Connector[C]
 	watcher   Watcher[C] // nil when connector is not one
 	opts      Options[C]
-	policy    *Policy
+	policy    *Policy  // Run's goroutine owns it
+	logs      logState // Run's goroutine owns it
 	started   atomic.Bool
 
-	mu         sync.Mutex
-	status     health.Status
-	live       C                       // the connection Connect returned, until it is dropped
-	cancelLive context.CancelCauseFunc // ends live's watch; Invalidate calls it
-	ready      bool                    // live is Connected
-	failErr    error                   // what Run returned when Failed
-	changed    chan struct{}           // closed and replaced on every change
-	subs       map[chan health.Status]struct{}
+	mu          sync.Mutex
+	status      health.Status
+	live        C                       // the connection Connect returned, until it is dropped
+	cancelLive  context.CancelCauseFunc // ends live's watch; Invalidate calls it
+	ready       bool                    // live is Connected
+	failErr     error                   // what Run returned when Failed
+	outageStart time.Time               // when the current outage began; zero when none
+	reconnects  window                  // reconnects over the last minute
+	changed     chan struct{}           // closed and replaced on every change
+	subs        map[chan health.Status]struct{}
 }
 
 // New returns a Supervisor for c; Run starts it. The options are copied,
@@ -71,9 +74,10 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 
 // Status returns a snapshot of the connection's health.
 func (s *Supervisor[C]) Status() health.Status {
+	now := time.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.status
+	return s.snapshot(now)
 }
 
 // Conn returns the live connection, waiting for one while the supervisor is
@@ -139,8 +143,9 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 // The returned func unsubscribes and closes the channel; call it when done.
 func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
 	ch := make(chan health.Status, 1)
+	now := time.Now()
 	s.mu.Lock()
-	ch <- s.status
+	ch <- s.snapshot(now)
 	s.subs[ch] = struct{}{}
 	s.mu.Unlock()
 	var once sync.Once
