@@ -1,0 +1,87 @@
+// Package prometheus exports a health.Registry as Prometheus metrics
+// (github.com/prometheus/client_golang), one series per source and name:
+//
+//	redial_up{name}                              1 when Connected, else 0
+//	redial_state{name,state}                     1 for the current state, 0 for the others
+//	redial_connects_total{name}                  connections established
+//	redial_connect_failures_total{name}          failed attempts
+//	redial_next_attempt_seconds{name}            seconds until the next attempt; 0 outside backoff
+//	redial_connection_uptime_seconds{name}       seconds the connection has been up; 0 when down
+//	redial_reconnects_last_minute{name}          connections re-established in the last minute
+//	redial_longest_outage_seconds{name}          longest outage so far, the current one included
+//
+// The values are read from the sources' Status at scrape time; nothing is
+// stored between scrapes.
+package prometheus
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/redial-go/redial/health"
+)
+
+// Collector is a prometheus.Collector over a health.Registry. It is safe
+// for concurrent use; register it once (prometheus.MustRegister or a
+// registry of your own).
+type Collector struct {
+	reg *health.Registry
+	now func() time.Time
+
+	up, state, connects, failures, next, uptime, reconnects, outage *prometheus.Desc
+}
+
+// New returns a Collector over r. Sources added to r later are exported
+// too, from the next scrape on.
+func New(r *health.Registry) (*Collector, error) {
+	if r == nil {
+		return nil, errors.New("prometheus: nil health.Registry")
+	}
+	name := []string{"name"}
+	return &Collector{
+		reg:        r,
+		now:        time.Now,
+		up:         prometheus.NewDesc("redial_up", "Whether the connection is established (1) or not (0).", name, nil),
+		state:      prometheus.NewDesc("redial_state", "The connection's lifecycle state: 1 for the current state, 0 for the others.", []string{"name", "state"}, nil),
+		connects:   prometheus.NewDesc("redial_connects_total", "Connections established.", name, nil),
+		failures:   prometheus.NewDesc("redial_connect_failures_total", "Connection attempts that failed.", name, nil),
+		next:       prometheus.NewDesc("redial_next_attempt_seconds", "Seconds until the next connection attempt; 0 when none is planned.", name, nil),
+		uptime:     prometheus.NewDesc("redial_connection_uptime_seconds", "Seconds the current connection has been established; 0 when down.", name, nil),
+		reconnects: prometheus.NewDesc("redial_reconnects_last_minute", "Connections re-established after a loss in the last minute.", name, nil),
+		outage:     prometheus.NewDesc("redial_longest_outage_seconds", "Longest time without a connection after a loss, the current outage included.", name, nil),
+	}, nil
+}
+
+// Describe sends the descriptors of every metric.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage} {
+		ch <- d
+	}
+}
+
+// Collect reads every source's Status and sends its metrics.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	now := c.now()
+	for _, e := range c.reg.Entries() {
+		st := e.Status
+		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, boolValue(st.State == health.Connected), e.Name)
+		for _, s := range health.States() {
+			ch <- prometheus.MustNewConstMetric(c.state, prometheus.GaugeValue, boolValue(st.State == s), e.Name, s.String())
+		}
+		ch <- prometheus.MustNewConstMetric(c.connects, prometheus.CounterValue, float64(st.Connects), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(st.Failures), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.next, prometheus.GaugeValue, st.Wait(now).Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.uptime, prometheus.GaugeValue, st.Uptime(now).Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.reconnects, prometheus.GaugeValue, float64(st.ReconnectsLastMinute), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.outage, prometheus.GaugeValue, st.LongestOutage.Seconds(), e.Name)
+	}
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
