@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// small is the default scenario scaled down 5x in clients and capacity:
+// the same ideal finish (D + N/K = 40s), quick to run.
+func small() scenario {
+	return scenario{N: 2000, Down: 30 * time.Second, Rate: 200, Base: time.Second, Cap: time.Minute,
+		Seed: 7, Window: 100 * time.Millisecond, Horizon: 6 * time.Hour}
+}
+
+func TestHerdRows(t *testing.T) {
+	s := small()
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	by := map[string]result{}
+	for _, r := range rs {
+		by[r.Name] = r
+		assert.Zero(t, r.Left, "%s: every client comes back", r.Name)
+		assert.Equal(t, r.Attempts-r.Failed, s.N, "%s: one success per client", r.Name)
+		assert.GreaterOrEqual(t, r.LastConnected, s.Down, "%s: nobody connects while the server is down", r.Name)
+	}
+	capacity := float64(s.Rate) * s.Window.Seconds()
+	nj, rp, ph := measure(s, by["no jitter"]), measure(s, by["redial policy"]), measure(s, by["redial + planned hints"])
+	assert.Equal(t, s.N, nj.peak, "without jitter every client retries in the same window")
+	assert.Less(t, rp.peak, nj.peak/5, "rand[0, Base) spreads the first retry over ten windows")
+	assert.LessOrEqual(t, rp.peakAfterUp, 2*capacity)
+	assert.LessOrEqual(t, ph.finishRatio, 1.2)
+	assert.LessOrEqual(t, ph.peakAfterUp, 1.2*capacity)
+	assert.Greater(t, measure(s, by["decorrelated"]).finishRatio, 1.5, "without hints the backoff's tail decides the finish")
+}
+
+func TestServerNeverAcceptsMoreThanItsRate(t *testing.T) {
+	s := small()
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	for _, r := range rs {
+		assert.LessOrEqual(t, r.MaxAccepts, s.Rate, "%s", r.Name)
+	}
+	assert.Equal(t, s.Rate, rs[0].MaxAccepts, "a wave without jitter fills a whole second")
+	assert.Greater(t, rs[0].Failed, 5*s.N, "waves of 2000 against 200 a second fail again and again")
+}
+
+func TestAHintedClientOnTimeIsAccepted(t *testing.T) {
+	s := small()
+	s.Rate = 20 // so many are rejected after recovery that hinted and unhinted clients compete
+	for _, planned := range []bool{false, true} {
+		cs, err := clientsFor(s, 0, true)
+		require.NoError(t, err)
+		r := run("hints", s, cs, true, planned)
+		assert.Zero(t, r.BrokenHints, "planned=%v: a reserved slot was given away", planned)
+		assert.Zero(t, r.Left)
+	}
+}
+
+func TestReportAndPlot(t *testing.T) {
+	s := small()
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	report(&out, s, rs)
+	for _, want := range []string{"no jitter", "redial policy", "redial + planned hints", "ideal finish 40s", "target:"} {
+		assert.Contains(t, out.String(), want)
+	}
+	var svg bytes.Buffer
+	require.NoError(t, plot(&svg, s, rs))
+	assert.True(t, strings.HasPrefix(svg.String(), "<svg"))
+	assert.Equal(t, len(rs), strings.Count(svg.String(), "<polygon"))
+}
+
+func TestValidate(t *testing.T) {
+	for _, s := range []scenario{{N: 0, Rate: 1, Seed: 1}, {N: 1, Rate: 0, Seed: 1}, {N: 1, Rate: 1, Seed: 0}, {N: 1, Rate: 1, Seed: 1, Down: -1}} {
+		assert.Error(t, s.validate(), "%+v", s)
+	}
+}
