@@ -20,6 +20,7 @@ const (
 	LogErr      = "err"      // redacted
 	LogUptime   = "uptime"   // how long the lost connection lived
 	LogRepeated = "repeated" // how many times in a row this failure happened
+	LogConnects = "connects" // connections established so far
 )
 
 // Repeated identical failures are logged at Warn this many times in a row,
@@ -52,58 +53,71 @@ func (l *logState) failureLevel(msg string, now time.Time) (slog.Level, int) {
 	return slog.LevelDebug, l.repeated
 }
 
-// log writes one record when a Logger is set. It runs on Run's goroutine
-// with no lock held. Errors reach it already redacted (from the Status).
-func (s *Supervisor[C]) log(level slog.Level, msg string, st health.Status, attrs ...slog.Attr) {
-	l := s.opts.Logger
-	if l == nil || !l.Enabled(context.Background(), level) {
+// event is what happened, for the one record logged per state change.
+type event int
+
+const (
+	evConnecting event = iota
+	evConnected
+	evAttemptFailed
+	evLost
+	evGaveUp
+	evStopped
+)
+
+// logEvent writes the record for ev when a Logger is set. It runs on Run's
+// goroutine with no lock held, right after the state change, so s.status
+// (which only that goroutine writes) is read without the lock. Errors come
+// from the Status, already redacted.
+func (s *Supervisor[C]) logEvent(ev event, d *Delay, uptime time.Duration) {
+	if s.opts.Logger == nil {
 		return
 	}
-	base := []slog.Attr{slog.String(LogName, st.Name), slog.String(LogState, st.State.String())}
-	l.LogAttrs(context.Background(), level, msg, append(base, attrs...)...)
-}
-
-func errAttr(st health.Status) slog.Attr {
-	if st.Err == nil {
-		return slog.Attr{}
+	if ev == evConnected {
+		s.logs = logState{}
 	}
-	return slog.String(LogErr, st.Err.Error())
+	s.writeLog(ev, d, uptime)
 }
 
-func delayAttrs(d Delay) []slog.Attr {
-	a := []slog.Attr{slog.Duration(LogDelay, d.Wait), slog.String(LogReason, d.Reason.String())}
-	if d.Hint > 0 {
-		a = append(a, slog.Duration(LogHint, d.Hint))
+func (s *Supervisor[C]) writeLog(ev event, d *Delay, uptime time.Duration) {
+	st := &s.status
+	level, msg := slog.LevelInfo, ""
+	attrs := make([]slog.Attr, 0, 9)
+	attrs = append(attrs, slog.String(LogName, st.Name), slog.String(LogState, st.State.String()))
+	switch ev {
+	case evConnecting:
+		level, msg = slog.LevelDebug, "connecting"
+		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt))
+	case evConnected:
+		msg = "connected"
+		attrs = append(attrs, slog.Uint64(LogConnects, st.Connects))
+	case evAttemptFailed:
+		var n int
+		level, n = s.logs.failureLevel(st.Err.Error(), time.Now())
+		msg = "attempt failed"
+		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt), slog.String(LogErr, st.Err.Error()), slog.Int(LogRepeated, n))
+	case evLost:
+		level, msg = slog.LevelWarn, "connection lost"
+		attrs = append(attrs, slog.Duration(LogUptime, uptime), slog.String(LogErr, st.Err.Error()))
+	case evGaveUp:
+		level, msg = slog.LevelError, "gave up"
+		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt), slog.String(LogErr, st.Err.Error()))
+	case evStopped:
+		msg = "stopped"
 	}
-	return a
+	if d != nil {
+		attrs = append(attrs, slog.Duration(LogDelay, d.Wait), slog.String(LogReason, d.Reason.String()))
+		if d.Hint > 0 {
+			attrs = append(attrs, slog.Duration(LogHint, d.Hint))
+		}
+	}
+	s.opts.Logger.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
-func (s *Supervisor[C]) logConnecting(st health.Status) {
-	s.log(slog.LevelDebug, "connecting", st, slog.Int(LogAttempt, st.Attempt))
-}
-
-func (s *Supervisor[C]) logConnected(st health.Status) {
-	s.logs = logState{}
-	s.log(slog.LevelInfo, "connected", st, slog.Uint64("connects", st.Connects))
-}
-
-func (s *Supervisor[C]) logAttemptFailed(st health.Status, d Delay) {
-	level, n := s.logs.failureLevel(st.Err.Error(), time.Now())
-	s.log(level, "attempt failed", st, append([]slog.Attr{slog.Int(LogAttempt, st.Attempt), errAttr(st), slog.Int(LogRepeated, n)}, delayAttrs(d)...)...)
-}
-
-func (s *Supervisor[C]) logLost(st health.Status, uptime time.Duration, d Delay) {
-	s.log(slog.LevelWarn, "connection lost", st, append([]slog.Attr{slog.Duration(LogUptime, uptime), errAttr(st)}, delayAttrs(d)...)...)
-}
-
-func (s *Supervisor[C]) logFailed(st health.Status) {
-	s.log(slog.LevelError, "gave up", st, slog.Int(LogAttempt, st.Attempt), errAttr(st))
-}
-
-func (s *Supervisor[C]) logStopped(st health.Status) {
-	s.log(slog.LevelInfo, "stopped", st)
-}
-
+// logCloseError logs a failed Close at Debug: the connection is gone either way.
 func (s *Supervisor[C]) logCloseError(err error) {
-	s.log(slog.LevelDebug, "close failed", s.Status(), slog.String(LogErr, health.Redact(err.Error())))
+	if l := s.opts.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
+			slog.String(LogName, s.opts.Name), slog.String(LogErr, health.Redact(err.Error())))
+	}
 }

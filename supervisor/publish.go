@@ -16,13 +16,16 @@ type transition struct {
 	lost    bool      // an established connection broke: an outage begins
 }
 
-// set publishes t: it updates the Status, wakes Conn waiters (closing the
-// changed channel) and offers the Status to every subscriber without ever
-// blocking. It returns the new Status for logging outside the lock.
-func (s *Supervisor[C]) set(t transition) health.Status {
+// set publishes t: it updates the Status in place, wakes Conn waiters
+// (closing the changed channel) and offers the Status to every subscriber
+// without ever blocking. Run's goroutine is the only writer of s.status, so
+// it may read it afterwards without the lock.
+//
+// set and the functions it always calls keep small frames: an idle
+// supervisor's goroutine should never need more than the smallest stack.
+func (s *Supervisor[C]) set(t *transition) {
 	now := time.Now()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	st := &s.status
 	if st.State != t.state {
 		st.Since = now
@@ -51,13 +54,22 @@ func (s *Supervisor[C]) set(t transition) health.Status {
 		st.LastFailure = now
 		s.outageStart = now
 	}
-	close(s.changed)
-	s.changed = make(chan struct{})
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
+	if len(s.subs) > 0 {
+		s.fanout(now)
+	}
+	s.mu.Unlock()
+}
+
+// fanout offers the Status at now to every subscriber. s.mu must be held.
+func (s *Supervisor[C]) fanout(now time.Time) {
 	snap := s.snapshot(now)
 	for ch := range s.subs {
-		offer(ch, snap)
+		offer(ch, &snap)
 	}
-	return snap
 }
 
 // snapshot returns the Status at now, with the fields that depend on the
@@ -71,11 +83,11 @@ func (s *Supervisor[C]) snapshot(now time.Time) health.Status {
 	return st
 }
 
-// offer puts v in ch, a channel of capacity 1 that only the caller sends
+// offer puts *v in ch, a channel of capacity 1 that only the caller sends
 // on (under s.mu), replacing an unread older value.
-func offer(ch chan health.Status, v health.Status) {
+func offer(ch chan health.Status, v *health.Status) {
 	select {
-	case ch <- v:
+	case ch <- *v:
 		return
 	default:
 	}
@@ -83,5 +95,5 @@ func offer(ch chan health.Status, v health.Status) {
 	case <-ch:
 	default:
 	}
-	ch <- v
+	ch <- *v
 }

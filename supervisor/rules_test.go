@@ -169,9 +169,22 @@ func TestOnConnectGatesConnectedAndItsFailureCounts(t *testing.T) {
 }
 
 func TestInvalidateReconnectsAndStaleInvalidateIsIgnored(t *testing.T) {
+	for name, connector := range connectorKinds {
+		t.Run(name, func(t *testing.T) { testInvalidate(t, connector) })
+	}
+}
+
+// connectorKinds runs a test with and without a Watcher: Invalidate must
+// work for both (it cancels Watch, or wakes the supervisor's own wait).
+var connectorKinds = map[string]func(*fake) supervisor.Connector[*conn]{
+	"watcher":  func(f *fake) supervisor.Connector[*conn] { return f },
+	"no watch": func(f *fake) supervisor.Connector[*conn] { return noWatch{f} },
+}
+
+func testInvalidate(t *testing.T, connector func(*fake) supervisor.Connector[*conn]) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fake{}
-		r := start(t, noWatch{f}, exponential(time.Second, time.Minute))
+		r := start(t, connector(f), exponential(time.Second, time.Minute))
 		c1, err := r.Conn(t.Context())
 		require.NoError(t, err)
 		r.Invalidate(c1, errors.New("read: EOF"))
@@ -197,6 +210,41 @@ func TestInvalidateReconnectsAndStaleInvalidateIsIgnored(t *testing.T) {
 		assert.ErrorIs(t, r.Status().Err, supervisor.ErrInvalidated)
 		assert.NoError(t, r.stop())
 	})
+}
+
+func TestInvalidateDuringAFailingOnConnectDoesNotHauntTheNextConnection(t *testing.T) {
+	for name, connector := range connectorKinds {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fake{}
+				o := exponential(time.Second, time.Minute)
+				var sup *supervisor.Supervisor[*conn]
+				calls := 0
+				o.OnConnect = func(ctx context.Context, c *conn) error {
+					calls++
+					if calls == 1 {
+						sup.Invalidate(c, errors.New("stream died"))
+						return errors.New("subscribe failed")
+					}
+					return nil
+				}
+				s, err := supervisor.New(connector(f), o)
+				require.NoError(t, err)
+				sup = s
+				ctx, cancel := context.WithCancel(t.Context())
+				done := make(chan error, 1)
+				go func() { done <- s.Run(ctx) }()
+				synctest.Wait()
+				time.Sleep(time.Until(s.Status().NextAttempt))
+				synctest.Wait()
+				st := s.Status()
+				assert.Equal(t, health.Connected, st.State, "the first connection's reason must not break the second: %v", st.Err)
+				assert.Equal(t, uint64(1), st.Connects)
+				cancel()
+				assert.NoError(t, <-done)
+			})
+		})
+	}
 }
 
 func TestInvalidateDuringOnConnect(t *testing.T) {
@@ -280,10 +328,7 @@ func TestCancelWhileConnectBlocksReturnsPromptly(t *testing.T) {
 }
 
 func TestCancelWhileConnectedClosesTheConnection(t *testing.T) {
-	for name, c := range map[string]func(*fake) supervisor.Connector[*conn]{
-		"watcher":  func(f *fake) supervisor.Connector[*conn] { return f },
-		"no watch": func(f *fake) supervisor.Connector[*conn] { return noWatch{f} },
-	} {
+	for name, c := range connectorKinds {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &fake{}

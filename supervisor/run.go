@@ -20,84 +20,80 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
 	s.policy.Start()
-	failures := 0 // consecutive failed attempts
+	_ = ctx.Done() // made here, shallow, rather than deep inside the first context.WithTimeout
 	for {
-		conn, liveCtx, err := s.attempt(ctx)
-		if ctx.Err() != nil {
-			if err == nil {
-				s.drop(conn)
-				s.close(conn)
-			}
-			return s.stop()
+		// The attempt's context is made here, at the top of the stack: the
+		// context package's frames are deep, and an idle supervisor's
+		// goroutine should not need more than the smallest stack.
+		actx, cancel := context.WithTimeout(ctx, s.opts.ConnectTimeout)
+		next, fail := s.cycle(ctx, actx, cancel)
+		if fail != nil {
+			return fail
 		}
-		if err != nil {
-			failures++
-			if fail := s.giveUp(err, failures); fail != nil {
-				return fail
-			}
-			d := s.policy.Failed(err)
-			next := time.Now().Add(d.Wait)
-			s.logAttemptFailed(s.set(transition{state: health.Backoff, err: err, next: next, failed: true}), d)
-			if !sleepUntil(ctx, next) {
-				return s.stop()
-			}
-			continue
-		}
-
-		failures = 0
-		up := time.Now()
-		s.logConnected(s.set(transition{state: health.Connected, connect: true}))
-		reason := s.watch(liveCtx, conn)
-		uptime := time.Since(up)
-		s.drop(conn)
-		if ctx.Err() != nil {
-			s.close(conn)
-			return s.stop()
-		}
-		reason = fmt.Errorf("connection lost: %w", s.classify(reason))
-		d := s.policy.Lost(uptime, reason)
-		next := time.Now().Add(d.Wait)
-		st := s.set(transition{state: health.Backoff, err: reason, next: next, lost: true})
-		s.close(conn)
-		s.logLost(st, uptime, d)
-		if !sleepUntil(ctx, next) {
+		if ctx.Err() != nil || !sleepUntil(ctx, next) {
 			return s.stop()
 		}
 	}
 }
 
-// attempt makes one attempt: Connect, then OnConnect, within
-// ConnectTimeout. On success the connection is live (Invalidate can match
-// it) and liveCtx ends when it is invalidated or ctx ends.
-func (s *Supervisor[C]) attempt(ctx context.Context) (conn C, liveCtx context.Context, err error) {
-	var zero C
-	s.logConnecting(s.set(transition{state: health.Connecting}))
-	liveCtx, cancelLive := context.WithCancelCause(ctx)
-	actx, cancel := context.WithTimeout(liveCtx, s.opts.ConnectTimeout)
-	defer cancel()
+// cycle makes one attempt and, when it succeeds, serves the connection
+// until it breaks. It returns when the next attempt is due, or Run's error
+// when the supervisor gives up. Once ctx has ended, next means nothing.
+//
+// cycle and serve are the frames on the stack of an idle supervisor: they
+// stay small so that its goroutine fits the smallest stack.
+func (s *Supervisor[C]) cycle(ctx, actx context.Context, cancel context.CancelFunc) (next time.Time, fail error) {
+	conn, err := s.attempt(actx)
+	cancel()
+	if ctx.Err() != nil {
+		if err == nil {
+			s.drop(conn)
+			s.close(conn)
+		}
+		return next, nil
+	}
+	if err != nil {
+		return s.attemptFailed(err)
+	}
+	up := time.Now()
+	s.connected()
+	reason := s.serve(ctx, conn)
+	s.drop(conn)
+	if ctx.Err() != nil {
+		s.close(conn)
+		return next, nil
+	}
+	return s.lost(conn, reason, time.Since(up)), nil
+}
 
-	conn, err = s.connector.Connect(actx)
+// attempt makes one attempt within actx (ConnectTimeout): Connect, then
+// OnConnect. On success the connection is live: Invalidate can match it.
+func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
+	var zero C
+	s.set(&transition{state: health.Connecting})
+	s.logEvent(evConnecting, nil, 0)
+
+	conn, err := s.connector.Connect(actx)
 	if err == nil && conn == zero {
 		err = errors.New("connector returned neither a connection nor an error")
 	}
 	if err != nil {
-		cancelLive(nil)
 		if conn != zero {
 			s.close(conn)
 		}
-		return zero, nil, s.attemptError("connect", actx, err)
+		return zero, s.attemptError("connect", actx, err)
 	}
 	s.mu.Lock()
-	s.live, s.cancelLive = conn, cancelLive
+	s.live = conn
 	s.mu.Unlock()
 	if s.opts.OnConnect != nil {
 		if err := s.opts.OnConnect(actx, conn); err != nil {
 			s.drop(conn)
 			s.close(conn)
-			return zero, nil, s.attemptError("on connect", actx, err)
+			return zero, s.attemptError("on connect", actx, err)
 		}
 	}
-	return conn, liveCtx, nil
+	return conn, nil
 }
 
 // attemptError classifies err and says which step failed, and whether it
@@ -110,16 +106,32 @@ func (s *Supervisor[C]) attemptError(step string, actx context.Context, err erro
 	return fmt.Errorf("%s: %w", step, err)
 }
 
-// watch blocks until conn breaks or liveCtx ends, and returns why.
-func (s *Supervisor[C]) watch(liveCtx context.Context, conn C) error {
-	var err error
-	if s.watcher != nil {
-		err = s.watcher.Watch(liveCtx, conn)
-	} else {
-		<-liveCtx.Done()
+// serve blocks until conn breaks (Watch returns, or Invalidate) or ctx
+// ends, and returns why. Without a Watcher it waits on a channel and
+// allocates nothing.
+func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
+	if s.watcher == nil {
+		select {
+		case err := <-s.invalid:
+			return err
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	if cause := context.Cause(liveCtx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause // Invalidate's reason
+	watchCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	s.mu.Lock()
+	s.cancelWatch = cancel
+	invalidated := s.invalidated
+	s.mu.Unlock()
+	if invalidated {
+		cancel(nil) // invalidated during OnConnect: Watch returns at once
+	}
+	err := s.watcher.Watch(watchCtx, conn)
+	select {
+	case cause := <-s.invalid:
+		return cause
+	default:
 	}
 	if err == nil {
 		err = ErrLost
@@ -132,14 +144,14 @@ func (s *Supervisor[C]) watch(liveCtx context.Context, conn C) error {
 func (s *Supervisor[C]) drop(conn C) {
 	var zero C
 	s.mu.Lock()
-	cancel := s.cancelLive
 	if s.live == conn {
-		s.live, s.cancelLive, s.ready = zero, nil, false
+		s.live, s.cancelWatch, s.ready, s.invalidated = zero, nil, false, false
+		select {
+		case <-s.invalid: // a reason nobody read: it was about conn
+		default:
+		}
 	}
 	s.mu.Unlock()
-	if cancel != nil {
-		cancel(nil)
-	}
 }
 
 func (s *Supervisor[C]) close(conn C) {
@@ -158,28 +170,55 @@ func (s *Supervisor[C]) classify(err error) error {
 	return err
 }
 
-// giveUp returns Run's error when err is permanent or MaxAttempts is
-// reached, after publishing Failed; nil to go on.
-func (s *Supervisor[C]) giveUp(err error, attempts int) error {
+// attemptFailed publishes a failed attempt and returns when the next one is
+// due, or Run's error when err is permanent or MaxAttempts is reached.
+func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
+	s.failures++
 	var fail error
 	switch {
 	case backoff.IsPermanent(err):
 		fail = s.errorf("%w: %w", ErrFailed, err)
-	case s.opts.MaxAttempts > 0 && attempts >= s.opts.MaxAttempts:
-		fail = s.errorf("%w after %d attempts: %w", ErrFailed, attempts, err)
-	default:
-		return nil
+	case s.opts.MaxAttempts > 0 && s.failures >= s.opts.MaxAttempts:
+		fail = s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err)
 	}
-	s.mu.Lock()
-	s.failErr = health.RedactError(fail)
-	s.mu.Unlock()
-	s.logFailed(s.set(transition{state: health.Failed, err: err, failed: true}))
-	return s.failErr
+	if fail != nil {
+		s.mu.Lock()
+		s.failErr = health.RedactError(fail)
+		s.mu.Unlock()
+		s.set(&transition{state: health.Failed, err: err, failed: true})
+		s.logEvent(evGaveUp, nil, 0)
+		return time.Time{}, s.failErr
+	}
+	d := s.policy.Failed(err)
+	next := time.Now().Add(d.Wait)
+	s.set(&transition{state: health.Backoff, err: err, next: next, failed: true})
+	s.logEvent(evAttemptFailed, &d, 0)
+	return next, nil
+}
+
+// connected publishes a new connection.
+func (s *Supervisor[C]) connected() {
+	s.failures = 0
+	s.set(&transition{state: health.Connected, connect: true})
+	s.logEvent(evConnected, nil, 0)
+}
+
+// lost publishes the loss of conn, closes it and returns when the next
+// attempt is due.
+func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) time.Time {
+	reason = fmt.Errorf("connection lost: %w", s.classify(reason))
+	d := s.policy.Lost(uptime, reason)
+	next := time.Now().Add(d.Wait)
+	s.set(&transition{state: health.Backoff, err: reason, next: next, lost: true})
+	s.close(conn)
+	s.logEvent(evLost, &d, uptime)
+	return next
 }
 
 // stop publishes Stopped; Run returns nil.
 func (s *Supervisor[C]) stop() error {
-	s.logStopped(s.set(transition{state: health.Stopped}))
+	s.set(&transition{state: health.Stopped})
+	s.logEvent(evStopped, nil, 0)
 	return nil
 }
 

@@ -28,19 +28,24 @@ type Supervisor[C comparable] struct {
 	connector Connector[C]
 	watcher   Watcher[C] // nil when connector is not one
 	opts      Options[C]
-	policy    *Policy  // Run's goroutine owns it
-	logs      logState // Run's goroutine owns it
+	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
+
+	// Run's goroutine owns these.
+	policy   *Policy
+	logs     logState
+	failures int // consecutive failed attempts
 
 	mu          sync.Mutex
 	status      health.Status
 	live        C                       // the connection Connect returned, until it is dropped
-	cancelLive  context.CancelCauseFunc // ends live's watch; Invalidate calls it
+	invalidated bool                    // Invalidate(live) was called: the reason is in invalid
+	cancelWatch context.CancelCauseFunc // ends live's Watch; Invalidate calls it
 	ready       bool                    // live is Connected
 	failErr     error                   // what Run returned when Failed
 	outageStart time.Time               // when the current outage began; zero when none
 	reconnects  window                  // reconnects over the last minute
-	changed     chan struct{}           // closed and replaced on every change
+	changed     chan struct{}           // closed on the next change; made when someone waits
 	subs        map[chan health.Status]struct{}
 }
 
@@ -65,8 +70,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		opts:      o,
 		policy:    p,
 		status:    health.Status{Name: o.Name, State: health.Idle, Since: time.Now()},
-		changed:   make(chan struct{}),
-		subs:      make(map[chan health.Status]struct{}),
+		invalid:   make(chan error, 1),
 	}
 	s.watcher, _ = c.(Watcher[C])
 	return s, nil
@@ -91,7 +95,11 @@ func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
 	var zero C
 	for {
 		s.mu.Lock()
-		conn, ready, st, lastErr, failErr, changed := s.live, s.ready, s.status.State, s.status.Err, s.failErr, s.changed
+		conn, ready, st, lastErr, failErr := s.live, s.ready, s.status.State, s.status.Err, s.failErr
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		changed := s.changed
 		s.mu.Unlock()
 		switch {
 		case ready:
@@ -125,14 +133,16 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	if err == nil {
 		err = ErrInvalidated
 	}
+	var cancel context.CancelCauseFunc
 	s.mu.Lock()
-	cancel := s.cancelLive
-	if conn != s.live {
-		cancel = nil
+	if conn == s.live && !s.invalidated { // the first reason wins
+		s.invalidated = true
+		s.invalid <- err // cannot block: one send per live connection, drained when it is dropped
+		cancel = s.cancelWatch
 	}
 	s.mu.Unlock()
 	if cancel != nil {
-		cancel(err) // the first reason wins
+		cancel(err)
 	}
 }
 
@@ -146,6 +156,9 @@ func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
 	now := time.Now()
 	s.mu.Lock()
 	ch <- s.snapshot(now)
+	if s.subs == nil {
+		s.subs = make(map[chan health.Status]struct{})
+	}
 	s.subs[ch] = struct{}{}
 	s.mu.Unlock()
 	var once sync.Once
