@@ -122,9 +122,11 @@ func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
 
 // Invalidate tells the supervisor that conn failed (a read returned EOF, a
 // query failed with a connection error): it closes conn and reconnects. err
-// is the reason shown in Status (nil means ErrInvalidated). A conn that is
-// not the live one, already replaced or closed, is ignored, so any number of
-// goroutines can report the same failure. It never blocks.
+// is the reason shown in Status (nil means ErrInvalidated). A Watcher's
+// Watch sees its ctx end; a conn invalidated while OnConnect still runs is
+// dropped as soon as OnConnect returns. A conn that is not the live one,
+// already replaced or closed, is ignored, so any number of goroutines can
+// report the same failure. It never blocks.
 func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	var zero C
 	if conn == zero {
