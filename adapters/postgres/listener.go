@@ -1,0 +1,200 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// DefaultBuffer is the default capacity of a Listener's Events channel.
+const DefaultBuffer = 64
+
+// ListenerOptions configures NewListener.
+type ListenerOptions struct {
+	Options
+	// Channels are LISTENed on every connect. More can be added while the
+	// Listener runs, with Listen. Names are used exactly as written (quoted
+	// identifiers): pg_notify('Orders', ...) reaches "Orders" only.
+	Channels []string
+	// Buffer is the capacity of the Events channel; 0 means DefaultBuffer
+	// (64). When it is full the Listener stops reading from the server
+	// until the program catches up: memory stays bounded and the server
+	// queues the notifications meanwhile.
+	Buffer int
+	// Configure, when set, is called once by NewListener with the parsed
+	// config. nil: none.
+	Configure func(*pgx.ConnConfig)
+}
+
+// Event is one delivery of a Listener: a notification, or (Missed true)
+// the news that notifications may have been lost.
+type Event struct {
+	Channel string
+	Payload string
+	PID     uint32 // the notifying backend's process id
+	// Missed is true on the one event delivered after every reconnect
+	// (never after the first connect), once the channels are LISTENed
+	// again: notifications sent while the Listener was disconnected are
+	// lost. Re-read whatever state the notifications describe (pgxlisten's
+	// backlog): every change made after this point is notified. Channel,
+	// Payload and PID are empty.
+	Missed bool
+}
+
+// Listener owns a dedicated connection that LISTENs on a set of channels
+// and delivers notifications on a bounded channel, reconnecting and
+// re-LISTENing whenever the connection breaks. Its methods are safe for
+// concurrent use; the connection itself is never exposed, since a
+// *pgx.Conn cannot be shared with the goroutine that waits on it.
+type Listener struct {
+	sup     *supervisor.Supervisor[*pgx.Conn]
+	events  chan Event
+	done    chan struct{} // closed when Run returns
+	started atomic.Bool
+
+	mu        sync.Mutex
+	channels  []string           // LISTENed on every connect, in the order added
+	pending   []*listenRequest   // Listen calls the live connection has not served yet
+	interrupt context.CancelFunc // ends Watch's wait for a notification; nil outside it
+
+	// Owned by the supervisor's goroutine (OnConnect and Watch).
+	watches int // connections that reached Connected
+	missed  int // Missed events owed to the program
+}
+
+// listenRequest is one Listen call waiting for its LISTEN to run.
+type listenRequest struct {
+	channel string
+	done    chan struct{}
+}
+
+// NewListener returns a Listener; Run starts it. Defaults: see Options
+// and ListenerOptions; the Name is "postgres-listener". Bad options are
+// an error that names the field.
+func NewListener(o ListenerOptions) (*Listener, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	if o.Buffer < 0 {
+		return nil, fmt.Errorf("%w: Buffer %d is negative", ErrInvalidOptions, o.Buffer)
+	}
+	if o.Buffer == 0 {
+		o.Buffer = DefaultBuffer
+	}
+	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{})}
+	for i, ch := range o.Channels {
+		if err := checkChannel(ch); err != nil {
+			return nil, fmt.Errorf("%w: Channels[%d] %w", ErrInvalidOptions, i, err)
+		}
+		if !slices.Contains(l.channels, ch) {
+			l.channels = append(l.channels, ch)
+		}
+	}
+	cfg, err := parseConn(o.DSN)
+	if err != nil {
+		return nil, err
+	}
+	if o.Configure != nil {
+		o.Configure(cfg)
+	}
+	// Watch interrupts WaitForNotification by cancelling its context: with
+	// the deadline handler that is a read timeout, which pgconn survives.
+	// A cancel request (the other handler) could cancel a LISTEN instead.
+	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
+	}
+	c := &listenConnector{connector: connector{cfg: cfg, secrets: secretsOf(o.DSN, &cfg.Config)}, l: l}
+	l.sup, err = newSupervisor[*pgx.Conn](c, supervise(o.Options, "postgres-listener", c.secrets, l.onConnect))
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// checkChannel rejects names PostgreSQL would not deliver on as written.
+func checkChannel(ch string) error {
+	switch {
+	case ch == "":
+		return fmt.Errorf("is empty")
+	case strings.IndexByte(ch, 0) >= 0:
+		return fmt.Errorf("%q contains a NUL byte", ch)
+	case len(ch) > 63:
+		return fmt.Errorf("%q is longer than 63 bytes (PostgreSQL's NAMEDATALEN)", ch)
+	}
+	return nil
+}
+
+// Run connects, LISTENs and delivers notifications until ctx ends (it
+// returns nil) or the Listener gives up (it returns the error). Events is
+// closed when Run returns. Run may be called once.
+func (l *Listener) Run(ctx context.Context) error {
+	if !l.started.CompareAndSwap(false, true) {
+		return l.sup.Run(ctx) // supervisor.ErrAlreadyStarted, and nothing else
+	}
+	defer close(l.events)
+	defer close(l.done)
+	return l.sup.Run(ctx)
+}
+
+// Events returns the channel of notifications and Missed events, in the
+// order the server sent them. It is closed when Run returns. Read it
+// promptly: while it is full, nothing more is read from the server.
+func (l *Listener) Events() <-chan Event { return l.events }
+
+// Listen adds channel to the set LISTENed on every connect and returns
+// once the live connection LISTENs on it, so that a notification sent
+// after Listen returned nil is delivered. While the Listener is not
+// connected it waits for the next connect (which LISTENs every channel)
+// or for ctx to end; the channel stays in the set either way.
+func (l *Listener) Listen(ctx context.Context, channel string) error {
+	if err := checkChannel(channel); err != nil {
+		return fmt.Errorf("postgres: listen: channel %w", err)
+	}
+	req := &listenRequest{channel: channel, done: make(chan struct{})}
+	l.mu.Lock()
+	if !slices.Contains(l.channels, channel) {
+		l.channels = append(l.channels, channel)
+	}
+	l.pending = append(l.pending, req)
+	interrupt := l.interrupt
+	l.mu.Unlock()
+	if interrupt != nil {
+		interrupt()
+	}
+	select {
+	case <-req.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("postgres: listen %q: %w", channel, ctx.Err())
+	case <-l.done:
+		return fmt.Errorf("postgres: listen %q: %w", channel, supervisor.ErrStopped)
+	}
+}
+
+// Channels returns the channels LISTENed on every connect.
+func (l *Listener) Channels() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.channels)
+}
+
+// Status returns a snapshot of the connection's health; a Listener is a
+// health.Source.
+func (l *Listener) Status() health.Status { return l.sup.Status() }
+
+// Subscribe returns the conflating health channel; see
+// supervisor.Supervisor.Subscribe.
+func (l *Listener) Subscribe() (<-chan health.Status, func()) { return l.sup.Subscribe() }
+
+// Name returns the Listener's name.
+func (l *Listener) Name() string { return l.sup.Name() }
