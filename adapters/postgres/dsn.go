@@ -64,7 +64,7 @@ func malformed(dsn string, err error) error {
 		reason = strings.TrimPrefix(c.Error(), "cannot parse ``: ")
 	}
 	reason = quoted.ReplaceAllString(reason, "…")
-	reason = health.Redact(reason, rawPasswords(dsn)...)
+	reason = health.Redact(reason, guesses(dsn)...)
 	return fmt.Errorf("%w: DSN is malformed: %s", ErrInvalidOptions, reason)
 }
 
@@ -93,18 +93,25 @@ func rawPasswords(dsn string) []string {
 	return out
 }
 
-// secretsOf returns what must never be shown of a parsed config: its
-// password and the password's raw forms in dsn.
-func secretsOf(dsn string, cfg *pgconn.Config) []string {
-	s := rawPasswords(dsn)
-	if cfg != nil {
-		s = append(s, cfg.Password)
-	}
-	out := s[:0]
-	for _, v := range s {
-		if strings.Trim(v, "'") != "" { // not empty, not a lone quote from a broken value
+// guesses returns the raw password candidates of dsn that are long
+// enough to mask: a wrong guess of one or two characters would only garble
+// the message ("fxxxxxiled"), which by then holds no DSN text anyway.
+func guesses(dsn string) []string {
+	var out []string
+	for _, v := range rawPasswords(dsn) {
+		if len(strings.Trim(v, "'")) >= 4 {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+// secretsOf returns what must never be shown of a parsed config: its
+// password, whatever its length, and the password's raw forms in dsn.
+func secretsOf(dsn string, cfg *pgconn.Config) []string {
+	s := guesses(dsn)
+	if cfg != nil && cfg.Password != "" {
+		s = append(s, cfg.Password)
+	}
+	return s
 }
