@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -136,4 +137,14 @@ func TestListenRejectsBadChannel(t *testing.T) {
 	err = l.Listen(t.Context(), "")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "channel is empty")
+}
+
+func TestPoolConfigureIsChecked(t *testing.T) {
+	_, err := postgres.NewPool(postgres.PoolOptions{
+		Options:   postgres.Options{DSN: "postgres://u:pw@127.0.0.1:1/db"},
+		Configure: func(c *pgxpool.Config) { c.MaxConns = 0 },
+	})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, postgres.ErrInvalidOptions)
+	assert.Contains(t, err.Error(), "MaxConns 0")
 }

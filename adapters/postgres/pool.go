@@ -77,6 +77,9 @@ func NewPool(o PoolOptions) (*Pool, error) {
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}
+	if cfg.MaxConns < 1 || cfg.MinConns > cfg.MaxConns {
+		return nil, fmt.Errorf("%w: Configure left MaxConns %d, MinConns %d (want 1 <= MaxConns, MinConns <= MaxConns)", ErrInvalidOptions, cfg.MaxConns, cfg.MinConns)
+	}
 	c := &poolConnector{cfg: cfg, secrets: secretsOf(o.DSN, &cfg.ConnConfig.Config), interval: o.PingInterval, timeout: o.PingTimeout}
 	sup, err := newSupervisor[*pgxpool.Pool](c, supervise[*pgxpool.Pool](o.Options, "postgres-pool", c.secrets, nil))
 	if err != nil {
