@@ -30,7 +30,8 @@ func (l *Listener) Events() <-chan Event { return l.events }
 // once the live connection LISTENs on it, so that a notification sent
 // after Listen returned nil is delivered. While the Listener is not
 // connected it waits for the next connect (which LISTENs every channel)
-// or for ctx to end; the channel stays in the set either way.
+// or for ctx to end; the channel stays in the set either way. It may be
+// called from the goroutine that reads Events, even while Events is full.
 func (l *Listener) Listen(ctx context.Context, channel string) error {
 	if err := checkChannel(channel); err != nil {
 		return fmt.Errorf("postgres: listen: channel %w", err)
@@ -45,6 +46,10 @@ func (l *Listener) Listen(ctx context.Context, channel string) error {
 	l.mu.Unlock()
 	if interrupt != nil {
 		interrupt()
+	}
+	select {
+	case l.wake <- struct{}{}:
+	default:
 	}
 	select {
 	case <-req.done:

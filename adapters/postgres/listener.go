@@ -67,6 +67,7 @@ type Listener struct {
 	channels  []string           // LISTENed on every connect, in the order added
 	pending   []*listenRequest   // Listen calls the live connection has not served yet
 	interrupt context.CancelFunc // ends Watch's wait for a notification; nil outside it
+	wake      chan struct{}      // capacity 1: a Listen call is pending (for Watch blocked delivering)
 
 	// Owned by the supervisor's goroutine (OnConnect and Watch).
 	watches int // connections that reached Connected
@@ -92,7 +93,7 @@ func NewListener(o ListenerOptions) (*Listener, error) {
 	if o.Buffer == 0 {
 		o.Buffer = DefaultBuffer
 	}
-	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{})}
+	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1)}
 	for i, ch := range o.Channels {
 		if err := checkChannel(ch); err != nil {
 			return nil, fmt.Errorf("%w: Channels[%d] %w", ErrInvalidOptions, i, err)

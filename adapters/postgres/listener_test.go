@@ -107,3 +107,26 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 		expect(t, l, fmt.Sprintf("extra-%d", i), "x")
 	}
 }
+
+// TestListenFromTheConsumerWhileTheChannelIsFull calls Listen from the
+// goroutine that reads Events while Events is full: the Listener is then
+// blocked delivering, not waiting on the server, and must still serve it.
+func TestListenFromTheConsumerWhileTheChannelIsFull(t *testing.T) {
+	admin := shared.Connect(t)
+	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"busy"}, Buffer: 1})
+	start(t, l)
+	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	for i := range 5 {
+		notify(t, admin, "busy", fmt.Sprint(i))
+	}
+	waitQueued(t, l, 1) // full, with more to deliver
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, l.Listen(ctx, "later"), "Listen waited for the consumer, which is the caller")
+	notify(t, admin, "later", "x")
+	for i := range 5 {
+		expect(t, l, "busy", fmt.Sprint(i))
+	}
+	expect(t, l, "later", "x")
+	assert.EqualValues(t, 1, l.Status().Connects)
+}

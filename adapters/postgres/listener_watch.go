@@ -47,8 +47,8 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 	}
 	for {
 		for l.missed > 0 {
-			if !l.send(ctx, Event{Missed: true}) {
-				return nil // owed still: delivered after the next connect
+			if ok, err := l.send(ctx, conn, Event{Missed: true}); !ok {
+				return err // owed still: delivered after the next connect
 			}
 			l.missed--
 		}
@@ -63,8 +63,10 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 		n, err := conn.WaitForNotification(wctx)
 		l.arm(nil)
 		cancel()
-		if n != nil && !l.send(ctx, Event{Channel: n.Channel, Payload: n.Payload, PID: n.PID}) {
-			return nil
+		if n != nil {
+			if ok, err := l.send(ctx, conn, Event{Channel: n.Channel, Payload: n.Payload, PID: n.PID}); !ok {
+				return err
+			}
 		}
 		switch {
 		case err == nil:
@@ -127,14 +129,23 @@ func serve(reqs []*listenRequest) {
 	}
 }
 
-// send delivers ev unless ctx ends first: the program's pace sets the
-// Listener's, and nothing piles up in memory.
-func (l *Listener) send(ctx context.Context, ev Event) bool {
-	select {
-	case l.events <- ev:
-		return true
-	case <-ctx.Done():
-		return false
+// send delivers ev unless ctx ends first (false, nil): the program's pace
+// sets the Listener's, and nothing piles up in memory. While it waits, it
+// serves Listen calls, which may come from the very goroutine that reads
+// Events: the connection is idle meanwhile, and ev, received before, is
+// still delivered first. A failed LISTEN is returned (false, err).
+func (l *Listener) send(ctx context.Context, conn *pgx.Conn, ev Event) (bool, error) {
+	for {
+		select {
+		case l.events <- ev:
+			return true, nil
+		case <-ctx.Done():
+			return false, nil
+		case <-l.wake:
+			if err := l.servePending(ctx, conn); err != nil {
+				return false, err
+			}
+		}
 	}
 }
 
