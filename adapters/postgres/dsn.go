@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -48,13 +49,13 @@ func checkDSN(dsn string) error {
 	return nil
 }
 
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|` + "`[^`]*`")
-
 // malformed turns pgx's parse error into one that keeps the reason but no
 // text of the DSN: pgx's own redaction is best-effort (a password with a
-// space or an '@' leaks part of itself), and its ParseConfigError keeps the
-// whole string in a field. Quoted fragments of the DSN in the reason are
-// dropped too, and any password-like value left is masked.
+// space or an '@' leaks part of itself), its ParseConfigError keeps the
+// whole string in a field, and its reasons quote fragments of the DSN,
+// quotes included ("%s", not %q). So the conn string is left out, quoted
+// text is cut from the first quote to the last, and every other fragment
+// of the DSN that is not a key is masked.
 func malformed(dsn string, err error) error {
 	reason := err.Error()
 	var pe *pgconn.ParseConfigError
@@ -63,9 +64,46 @@ func malformed(dsn string, err error) error {
 		c.ConnString = ""
 		reason = strings.TrimPrefix(c.Error(), "cannot parse ``: ")
 	}
-	reason = quoted.ReplaceAllString(reason, "…")
-	reason = health.Redact(reason, guesses(dsn)...)
+	reason = health.Redact(cutQuoted(reason), append(guesses(dsn), fragments(dsn)...)...)
 	return fmt.Errorf("%w: DSN is malformed: %s", ErrInvalidOptions, reason)
+}
+
+// cutQuoted replaces everything from the first quote to the last (or to
+// the end, for a lone quote) with an ellipsis, for '"' and '`'.
+func cutQuoted(s string) string {
+	for _, q := range []byte{'"', '`'} {
+		i, j := strings.IndexByte(s, q), strings.LastIndexByte(s, q)
+		switch {
+		case i < 0:
+		case j > i:
+			s = s[:i] + "…" + s[j+1:]
+		default:
+			s = s[:i] + "…"
+		}
+	}
+	return s
+}
+
+var dsnKey = regexp.MustCompile(`([A-Za-z_]+)\s*=`)
+
+// fragments splits dsn at every separator a DSN or a password may hold and
+// returns the pieces of 4 bytes or more that are not keys (host=,
+// sslmode=) or the scheme: anything of the password pgx may have quoted
+// or echoed is among them.
+func fragments(dsn string) []string {
+	keys := map[string]bool{"postgres": true, "postgresql": true}
+	for _, m := range dsnKey.FindAllStringSubmatch(dsn, -1) {
+		keys[m[1]] = true
+	}
+	var out []string
+	for _, f := range strings.FieldsFunc(dsn, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`'"\=&?/:@,#[]%;`+"`", r)
+	}) {
+		if len(f) >= 4 && !keys[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 var kvPassword = regexp.MustCompile(`(?i)\bpassword\s*=\s*('(?:[^'\\]|\\.)*'?|\S*)`)
