@@ -28,7 +28,8 @@ func (l *Listener) Events() <-chan Event { return l.events }
 
 // Listen adds channel to the set LISTENed on every connect and returns
 // once the live connection LISTENs on it, so that a notification sent
-// after Listen returned nil is delivered. While the Listener is not
+// after Listen returned nil is delivered (or, if the connection breaks
+// first, covered by the Missed event that follows the reconnect). While the Listener is not
 // connected it waits for the next connect (which LISTENs every channel)
 // or for ctx to end; the channel stays in the set either way. It may be
 // called from the goroutine that reads Events, even while Events is full.
