@@ -1,0 +1,61 @@
+package postgres
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+// DefaultTooManyConnectionsHint is how long a supervisor waits at least
+// after the server refused a connection with SQLSTATE 53300 (too many
+// connections), unless Options.TooManyConnectionsHint says otherwise.
+// Slots free up when other clients disconnect, which takes seconds, not the
+// backoff's first few hundred milliseconds; a longer first wait keeps a
+// fleet from filling the last free slot's queue with retries.
+const DefaultTooManyConnectionsHint = 5 * time.Second
+
+// Classify maps a pgx error to redial's error classes by its SQLSTATE:
+//
+//   - 28P01 (invalid password), 28000 (invalid authorization, e.g. no
+//     pg_hba.conf entry) and 3D000 (no such database) are
+//     backoff.Permanent: retrying cannot fix them, so a supervisor goes to
+//     Failed at once;
+//   - 53300 (too many connections) is retried no sooner than
+//     DefaultTooManyConnectionsHint (backoff.RetryAfter);
+//   - 57P01 (admin shutdown), 57P02 (crash shutdown), 57P03 (cannot
+//     connect now: starting up or in recovery), class 08 (connection
+//     exception), network errors and everything else are retried with the
+//     backoff.
+//
+// It also removes credentials: a *pgconn.ConnectError, which carries the
+// whole parsed Config and so the password, is replaced by an error with the
+// same redacted text that still answers errors.As for *pgconn.PgError.
+// Classify(nil) is nil. The supervisors of this package use it with their
+// DSN's password as a known secret and their own 53300 hint.
+func Classify(err error) error {
+	return classify(err, nil, DefaultTooManyConnectionsHint)
+}
+
+func classify(err error, secrets []string, tooMany time.Duration) error {
+	if err == nil {
+		return nil
+	}
+	out := scrub(err, secrets)
+	var pg *pgconn.PgError
+	if !errors.As(err, &pg) {
+		return out
+	}
+	switch code := pg.Code; {
+	case code == "28P01" || code == "28000" || code == "3D000":
+		return backoff.Permanent(out)
+	case code == "53300":
+		return backoff.RetryAfter(out, tooMany)
+	case code == "57P01" || code == "57P02" || code == "57P03" || strings.HasPrefix(code, "08"):
+		return out // the server is going away or coming back: retry
+	}
+	return out
+}

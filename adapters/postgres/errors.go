@@ -1,0 +1,61 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+)
+
+// ErrInvalidOptions is wrapped by every error a constructor returns for a
+// bad option; the message names the field.
+var ErrInvalidOptions = errors.New("postgres: invalid options")
+
+// scrub returns err with every secret masked in its text. A chain that
+// holds a *pgconn.ConnectError (its Config field carries the password) or
+// a *pgconn.ParseConfigError (its ConnString field does) is replaced by a
+// new error with the redacted text that keeps only what holds no secret:
+// a copy of the server's *pgconn.PgError, context.Canceled and
+// context.DeadlineExceeded for errors.Is, and the Permanent and RetryAfter
+// marks. Any other chain is kept, behind health.RedactError.
+func scrub(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	var ce *pgconn.ConnectError
+	var pe *pgconn.ParseConfigError
+	if !errors.As(err, &ce) && !errors.As(err, &pe) {
+		return health.RedactError(err, secrets...)
+	}
+	e := &cleanError{msg: health.Redact(err.Error(), secrets...)}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		c := *pg
+		e.keep = append(e.keep, &c)
+	}
+	for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
+		if errors.Is(err, target) {
+			e.keep = append(e.keep, target)
+		}
+	}
+	var out error = e
+	if backoff.IsPermanent(err) {
+		out = backoff.Permanent(out)
+	}
+	if d, ok := backoff.RetryAfterHint(err); ok {
+		out = backoff.RetryAfter(out, d)
+	}
+	return out
+}
+
+// cleanError is a pgx error with its credentials removed.
+type cleanError struct {
+	msg  string
+	keep []error
+}
+
+func (e *cleanError) Error() string   { return e.msg }
+func (e *cleanError) Unwrap() []error { return e.keep }

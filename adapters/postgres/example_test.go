@@ -1,0 +1,110 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"net/http"
+	"os"
+	"os/signal"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+)
+
+// A service that queries through a pool and keeps a cache in step with
+// NOTIFY, and whose readiness probe tells the truth about the database.
+// (It needs a server, so it is compiled but not run.)
+func Example() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	dsn := os.Getenv("DATABASE_URL") // postgres://app:secret@db:5432/app
+
+	pool, err := postgres.NewPool(postgres.PoolOptions{Options: postgres.Options{DSN: dsn, Name: "db"}})
+	if err != nil {
+		log.Fatal(err) // names the bad option; never shows the password
+	}
+	prices, err := postgres.NewListener(postgres.ListenerOptions{
+		Options:  postgres.Options{DSN: dsn, Name: "price-feed"},
+		Channels: []string{"prices"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	var reg health.Registry
+	reg.Add("db", pool, true)           // not ready while the database is down
+	reg.Add("price-feed", prices, true) // nor while the cache may be stale
+	http.Handle("/readyz", reg.ReadyHandler())
+	go http.ListenAndServe(":8080", nil)
+
+	go pool.Run(ctx)   // pings; Backoff while the database is down
+	go prices.Run(ctx) // LISTENs again after every reconnect
+
+	db, err := pool.Conn(ctx) // waits for the database; the same pool for good
+	if err != nil {
+		log.Fatal(err)
+	}
+	cache := map[string]string{}
+	for ev := range prices.Events() { // closed when Run returns
+		if ev.Missed { // reconnected: what changed meanwhile was not notified
+			reload(ctx, db, cache)
+			continue
+		}
+		cache[ev.Payload] = "stale"
+	}
+}
+
+func reload(ctx context.Context, db *pgxpool.Pool, cache map[string]string) {
+	rows, err := db.Query(ctx, "SELECT sku, price::text FROM prices")
+	if err != nil {
+		return // the next Missed event, or the next notification, tries again
+	}
+	clear(cache)
+	var sku, price string
+	_, _ = pgx.ForEachRow(rows, []any{&sku, &price}, func() error { cache[sku] = price; return nil })
+}
+
+// One connection that the program reports broken with Invalidate.
+func ExampleNewConn() {
+	ctx := context.Background()
+	s, err := postgres.NewConn(postgres.ConnOptions{
+		Options: postgres.Options{DSN: os.Getenv("DATABASE_URL")},
+		OnConnect: func(ctx context.Context, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, "SET search_path = app") // again on every connect
+			return err
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	go s.Run(ctx)
+
+	conn, err := s.Conn(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = conn.Exec(ctx, "UPDATE jobs SET state = 'done' WHERE id = 42")
+	if postgres.IsConnError(err) {
+		s.Invalidate(conn, err) // reconnects; whether to run the UPDATE again is ours to decide
+	}
+}
+
+func ExampleClassify() {
+	badPassword := &pgconn.PgError{Severity: "FATAL", Code: "28P01", Message: `password authentication failed for user "app"`}
+	full := &pgconn.PgError{Severity: "FATAL", Code: "53300", Message: "sorry, too many clients already"}
+	recovering := &pgconn.PgError{Severity: "FATAL", Code: "57P03", Message: "the database system is in recovery mode"}
+
+	fmt.Println(backoff.IsPermanent(postgres.Classify(badPassword)))
+	fmt.Println(backoff.RetryAfterHint(postgres.Classify(full)))
+	fmt.Println(backoff.IsPermanent(postgres.Classify(recovering)))
+	// Output:
+	// true
+	// 5s true
+	// false
+}

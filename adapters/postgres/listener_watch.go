@@ -1,0 +1,167 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// listenConnector is the Listener's Connector and Watcher: the supervisor
+// runs Watch on its own goroutine, so the wait for notifications needs no
+// goroutine of its own.
+type listenConnector struct {
+	connector
+	l *Listener
+}
+
+func (c *listenConnector) Watch(ctx context.Context, conn *pgx.Conn) error {
+	return c.l.watch(ctx, conn)
+}
+
+// onConnect LISTENs on every channel, in one round trip, before the state
+// is Connected, and serves the Listen calls made until now.
+func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
+	l.mu.Lock()
+	channels := slices.Clone(l.channels)
+	reqs := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	if err := listen(ctx, conn, channels); err != nil {
+		l.requeue(reqs)
+		return err
+	}
+	serve(reqs)
+	return nil
+}
+
+// watch delivers notifications until conn breaks (it returns why) or ctx
+// ends (Invalidate or stop). After a reconnect it first delivers the
+// Missed event. A Listen call interrupts the wait; the LISTEN runs here,
+// on this goroutine, between two waits.
+func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
+	if l.watches++; l.watches > 1 {
+		l.missed++
+	}
+	for {
+		for l.missed > 0 {
+			if ok, err := l.send(ctx, conn, Event{Missed: true}); !ok {
+				return err // owed still: delivered after the next connect
+			}
+			l.missed--
+		}
+		if err := l.servePending(ctx, conn); err != nil {
+			return err
+		}
+		wctx, cancel := context.WithCancel(ctx)
+		if !l.arm(cancel) {
+			cancel() // a Listen came in meanwhile
+			continue
+		}
+		n, err := conn.WaitForNotification(wctx)
+		l.arm(nil)
+		cancel()
+		if n != nil {
+			if ok, err := l.send(ctx, conn, Event{Channel: n.Channel, Payload: n.Payload, PID: n.PID}); !ok {
+				return err
+			}
+		}
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return nil // the supervisor knows why
+		case wctx.Err() != nil && !conn.IsClosed():
+			// Interrupted by Listen: a cancelled context is a read deadline
+			// to pgconn, not a broken connection; a notification half read
+			// is completed by the next read.
+		default:
+			return fmt.Errorf("wait for notification: %w", err)
+		}
+	}
+}
+
+// arm sets the function that interrupts the current wait; it refuses
+// (false) when Listen calls are already pending. arm(nil) disarms.
+func (l *Listener) arm(cancel context.CancelFunc) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if cancel != nil && len(l.pending) > 0 {
+		return false
+	}
+	l.interrupt = cancel
+	return true
+}
+
+// servePending LISTENs on the channels of pending Listen calls.
+func (l *Listener) servePending(ctx context.Context, conn *pgx.Conn) error {
+	l.mu.Lock()
+	reqs := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	if len(reqs) == 0 {
+		return nil
+	}
+	var channels []string
+	for _, r := range reqs {
+		if !slices.Contains(channels, r.channel) {
+			channels = append(channels, r.channel)
+		}
+	}
+	if err := listen(ctx, conn, channels); err != nil {
+		l.requeue(reqs) // the next connect LISTENs them all
+		return err
+	}
+	serve(reqs)
+	return nil
+}
+
+func (l *Listener) requeue(reqs []*listenRequest) {
+	l.mu.Lock()
+	l.pending = append(reqs, l.pending...)
+	l.mu.Unlock()
+}
+
+func serve(reqs []*listenRequest) {
+	for _, r := range reqs {
+		close(r.done)
+	}
+}
+
+// send delivers ev unless ctx ends first (false, nil): the program's pace
+// sets the Listener's, and nothing piles up in memory. While it waits, it
+// serves Listen calls, which may come from the very goroutine that reads
+// Events: the connection is idle meanwhile, and ev, received before, is
+// still delivered first. A failed LISTEN is returned (false, err).
+func (l *Listener) send(ctx context.Context, conn *pgx.Conn, ev Event) (bool, error) {
+	for {
+		select {
+		case l.events <- ev:
+			return true, nil
+		case <-ctx.Done():
+			return false, nil
+		case <-l.wake:
+			if err := l.servePending(ctx, conn); err != nil {
+				return false, err
+			}
+		}
+	}
+}
+
+// listen runs LISTEN for every channel in one simple-protocol round trip.
+// Notifications that arrive meanwhile are buffered by pgx and returned by
+// the next WaitForNotification, in order.
+func listen(ctx context.Context, conn *pgx.Conn, channels []string) error {
+	if len(channels) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	for _, ch := range channels {
+		b.WriteString("LISTEN " + pgx.Identifier{ch}.Sanitize() + ";")
+	}
+	if _, err := conn.PgConn().Exec(ctx, b.String()).ReadAll(); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package postgres_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/pgtest"
+)
+
+// shared is the cluster of the tests that do not stop, restart or crash
+// the server; those start their own.
+var shared *pgtest.Cluster
+
+func TestMain(m *testing.M) {
+	c, err := pgtest.New(pgtest.Options{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err) // e.g. how to install the server binaries
+		os.Exit(1)
+	}
+	shared = c
+	goleak.VerifyTestMain(withCluster{m})
+}
+
+// withCluster closes the shared cluster after the tests, before goleak
+// looks for leftovers.
+type withCluster struct{ m *testing.M }
+
+func (w withCluster) Run() int {
+	code := w.m.Run()
+	if err := shared.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
+	return code
+}

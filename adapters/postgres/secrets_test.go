@@ -1,0 +1,111 @@
+package postgres_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// badPassword has what defeats best-effort redaction: a space, '@',
+// quotes, '%', a backslash and non-ASCII letters.
+const badPassword = `Wr0ng p@ss'w%rd "ü\x`
+
+// kinds builds each supervised kind from Options, as a runner.
+var kinds = map[string]func(t *testing.T, o postgres.Options) runner{
+	"conn": func(t *testing.T, o postgres.Options) runner {
+		s, err := postgres.NewConn(postgres.ConnOptions{Options: o})
+		require.NoError(t, err)
+		return s
+	},
+	"listener": func(t *testing.T, o postgres.Options) runner {
+		l, err := postgres.NewListener(postgres.ListenerOptions{Options: o, Channels: []string{"x"}})
+		require.NoError(t, err)
+		return l
+	},
+	"pool": func(t *testing.T, o postgres.Options) runner {
+		p, err := postgres.NewPool(postgres.PoolOptions{Options: o})
+		require.NoError(t, err)
+		return p
+	},
+}
+
+// keyValueDSN writes a key=value DSN with password quoted and escaped.
+func keyValueDSN(c *pgtest.Cluster, password, db string) string {
+	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(password)
+	return fmt.Sprintf("host=%s port=%d user=%s password='%s' dbname=%s sslmode=disable", pgtest.Host, c.Port(), pgtest.User, q, db)
+}
+
+// failsOnce runs r until it gives up and checks it took one attempt and
+// answered errors.As with the server's SQLSTATE. It returns the Status and
+// Run's error.
+func failsOnce(t *testing.T, r runner, code string) (health.Status, error) {
+	t.Helper()
+	stop := start(t, r)
+	st := waitFor(t, r, 10*time.Second, "failed", isState(health.Failed))
+	err := stop()
+	require.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.Equal(t, 1, st.Attempt, "attempts before Failed")
+	assert.Zero(t, st.Connects)
+	var pg *pgconn.PgError
+	if assert.ErrorAs(t, st.Err, &pg) {
+		assert.Equal(t, code, pg.Code)
+	}
+	assert.ErrorAs(t, err, &pg, "Run's error answers errors.As too")
+	return st, err
+}
+
+func TestWrongPasswordFailsAtOnceAndNeverShowsIt(t *testing.T) {
+	forms := map[string]string{
+		"url":       shared.URL(pgtest.User, badPassword, "postgres"),
+		"key=value": keyValueDSN(shared, badPassword, "postgres"),
+	}
+	for form, dsn := range forms {
+		for kind, build := range kinds {
+			t.Run(form+"/"+kind, func(t *testing.T) {
+				var logs logBuffer
+				r := build(t, postgres.Options{DSN: dsn, Backoff: fast, Logger: logs.logger()})
+				st, runErr := failsOnce(t, r, "28P01")
+
+				var ce *pgconn.ConnectError
+				assert.False(t, errors.As(st.Err, &ce), "Status.Err still holds a *pgconn.ConnectError (and its Config)")
+				assert.False(t, errors.As(runErr, &ce), "Run's error still holds a *pgconn.ConnectError")
+				assert.False(t, holds(st.Err, badPassword), "the password is reachable from Status.Err")
+				assert.False(t, holds(runErr, badPassword), "the password is reachable from Run's error")
+
+				body := readyBody(r)
+				require.Contains(t, body, "28P01", "the verbose body shows the error")
+				for name, text := range map[string]string{
+					"Status.Err": st.Err.Error(), "Status.Err %+v": fmt.Sprintf("%+v", st.Err), "Status %#v": fmt.Sprintf("%#v", st),
+					"Run error": runErr.Error(), "slog": logs.String(), "readiness": body,
+				} {
+					for _, part := range []string{badPassword, "Wr0ng", "w%rd", `"ü`} {
+						assert.NotContains(t, text, part, "%s shows the password", name)
+					}
+				}
+				assert.Contains(t, logs.String(), "gave up", "the log was captured")
+			})
+		}
+	}
+}
+
+func TestMissingDatabaseFailsAtOnce(t *testing.T) {
+	for kind, build := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			r := build(t, postgres.Options{DSN: shared.URL(pgtest.User, shared.Password(), "no_such_db"), Backoff: fast})
+			st, _ := failsOnce(t, r, "3D000")
+			assert.Contains(t, st.Err.Error(), "no_such_db")
+			assert.NotContains(t, st.Err.Error(), shared.Password())
+		})
+	}
+}

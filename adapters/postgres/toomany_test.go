@@ -1,0 +1,52 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/pgtest"
+)
+
+// TestTooManyConnectionsWaitsForTheHint fills max_connections: attempts
+// get SQLSTATE 53300 and wait the longer hint; when a slot frees, the
+// supervisor connects.
+func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
+	t.Parallel()
+	const hint = 700 * time.Millisecond
+	bo := backoff.Config{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}
+	c := pgtest.Start(t, pgtest.Options{Settings: map[string]string{"max_connections": "3", "superuser_reserved_connections": "0"}})
+	held := c.Connect(t)
+	c.Connect(t)
+	c.Connect(t)
+
+	s, err := postgres.NewConn(postgres.ConnOptions{Options: postgres.Options{DSN: c.DSN(), Backoff: bo, TooManyConnectionsHint: hint}})
+	require.NoError(t, err)
+	start(t, s)
+	var st health.Status
+	for i := 1; i <= 2; i++ { // the first refusal and a second one: every refusal waits the hint
+		st = waitFor(t, s, 10*time.Second, "a refusal", func(st health.Status) bool {
+			return st.State == health.Backoff && st.Attempt >= i
+		})
+		assert.Contains(t, st.Err.Error(), "53300")
+		planned := st.NextAttempt.Sub(st.Since)
+		t.Logf("attempt %d: planned wait %v (hint %v, Cap %v)", st.Attempt, planned.Round(time.Millisecond), hint, bo.Cap)
+		assert.GreaterOrEqual(t, planned, hint-20*time.Millisecond, "the 53300 hint was not honored")
+		waitFor(t, s, 10*time.Second, "the next attempt", isState(health.Connecting))
+	}
+
+	require.NoError(t, held.Close(t.Context())) // a slot frees
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	conn, err := s.Conn(ctx)
+	require.NoError(t, err)
+	require.NoError(t, conn.Ping(ctx))
+	assert.Equal(t, health.Connected, s.Status().State)
+	assert.GreaterOrEqual(t, st.Attempt, 2)
+}

@@ -1,0 +1,113 @@
+// Package pgtest starts throwaway PostgreSQL clusters from the installed
+// server binaries for tests that need a real database: initdb into a
+// temporary directory, a free port on 127.0.0.1, its own socket directory,
+// fsync off, SCRAM password authentication over TCP. A test can stop,
+// start and restart the server (fast or immediate) to inject real faults.
+//
+// Every server is stopped and its directory removed when the test ends,
+// also when it fails; a watchdog process does it even if the test binary
+// dies. When no binaries are installed, New and Start fail with
+// ErrNoBinaries, which says how to install them.
+package pgtest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// User is the superuser every cluster is created with; its password is
+// Cluster.Password.
+const User = "postgres"
+
+// Options configures a cluster. The zero value is a default server.
+type Options struct {
+	// Settings are extra postgresql.conf settings, e.g.
+	// {"max_connections": "5"}. They survive restarts.
+	Settings map[string]string
+}
+
+// Cluster is one running (or stopped) throwaway PostgreSQL server. Its
+// methods are meant for one test goroutine at a time.
+type Cluster struct {
+	bin, dir string
+	port     int
+	password string
+	owner    owner
+	dog      *watchdog
+	running  bool
+}
+
+// Start starts a cluster for t and stops it when t ends (immediate mode),
+// also when t fails. It fails t when no cluster can be started.
+func Start(t testing.TB, o Options) *Cluster {
+	t.Helper()
+	c, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("pgtest: %v", err)
+		}
+	})
+	return c
+}
+
+// New starts a cluster that the caller must Close: the form for TestMain,
+// where one cluster is shared by a package's tests.
+func New(o Options) (*Cluster, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	own, err := serverOwner()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "pgtest-")
+	if err != nil {
+		return nil, fmt.Errorf("pgtest: %w", err)
+	}
+	c := &Cluster{bin: bin, dir: dir, owner: own, password: randomPassword()}
+	if err := own.chown(dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("pgtest: give %s to the server user: %w", dir, err)
+	}
+	if c.dog, err = startWatchdog(own, bin, dir); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	if err := c.create(o); err != nil {
+		return nil, errors.Join(err, c.Close())
+	}
+	return c, nil
+}
+
+// Close stops the server at once (immediate mode) if it runs and removes
+// its directory. It is safe to call more than once.
+func (c *Cluster) Close() error {
+	if c.dog == nil {
+		return nil
+	}
+	var err error
+	if c.running {
+		err = c.ctl("stop", "-m", string(Immediate))
+		c.running = false
+	}
+	err = errors.Join(err, c.dog.release())
+	c.dog = nil
+	return errors.Join(err, os.RemoveAll(c.dir))
+}
+
+func (c *Cluster) dataDir() string { return filepath.Join(c.dir, "data") }
+
+func randomPassword() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}

@@ -1,0 +1,88 @@
+package pgtest
+
+import (
+	"fmt"
+	"maps"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// create runs initdb, writes the settings and starts the server on a free
+// port, trying another port when the chosen one was taken meanwhile.
+func (c *Cluster) create(o Options) error {
+	pwfile := filepath.Join(c.dir, "pwfile")
+	if err := os.WriteFile(pwfile, []byte(c.password+"\n"), 0o600); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	if err := c.owner.chown(pwfile); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	if err := c.run("initdb", "-D", c.dataDir(), "-U", User, "--pwfile="+pwfile, "--auth-local=peer",
+		"--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"); err != nil {
+		return err
+	}
+	os.Remove(pwfile)
+	sock := filepath.Join(c.dir, "sock")
+	if err := os.Mkdir(sock, 0o700); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	if err := c.owner.chown(sock); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	var err error
+	for range 5 {
+		if c.port, err = freePort(); err != nil {
+			return err
+		}
+		settings := map[string]string{
+			"listen_addresses": "'127.0.0.1'", "port": fmt.Sprint(c.port), "unix_socket_directories": "'" + sock + "'",
+			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
+		}
+		maps.Copy(settings, o.Settings)
+		if err = c.writeConf(settings); err != nil {
+			return err
+		}
+		if err = c.start(); err == nil || !strings.Contains(c.Log(), "already in use") {
+			return err
+		}
+	}
+	return err
+}
+
+// writeConf writes the settings to an included file, replacing it.
+func (c *Cluster) writeConf(settings map[string]string) error {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])
+	}
+	conf := filepath.Join(c.dataDir(), "pgtest.conf")
+	if err := os.WriteFile(conf, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	if err := c.owner.chown(conf); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	main := filepath.Join(c.dataDir(), "postgresql.conf")
+	text, err := os.ReadFile(main)
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	if include := "include = 'pgtest.conf'\n"; !strings.Contains(string(text), include) {
+		if err := os.WriteFile(main, append(text, include...), 0o600); err != nil {
+			return fmt.Errorf("pgtest: %w", err)
+		}
+	}
+	return nil
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}

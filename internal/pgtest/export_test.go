@@ -1,0 +1,4 @@
+package pgtest
+
+// DataDirForTest returns the cluster's directory.
+func (c *Cluster) DataDirForTest() string { return c.dir }
