@@ -74,7 +74,7 @@ func (c *Connector) Close(conn *websocket.Conn) error {
 		<-st.readDone
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("close %s: %s", c.target.redacted, c.target.redact(err.Error()))
+		return fmt.Errorf("close %q: %s", c.target.redacted, c.target.redact(err.Error()))
 	}
 	return nil
 }
@@ -115,5 +115,5 @@ func (c *Connector) takeRefusal() error {
 	if err == nil {
 		return nil
 	}
-	return backoff.Permanent(fmt.Errorf("not dialing %s again: the server closed the last connection for a policy violation: %w", c.target.redacted, err))
+	return backoff.Permanent(fmt.Errorf("not dialing %q again: the server closed the last connection for a policy violation: %w", c.target.redacted, err))
 }

@@ -2,9 +2,11 @@ package websocket
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -74,10 +76,15 @@ func (c *Connector) dialError(err error, resp *http.Response) error {
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
-		return &safeError{msg: fmt.Sprintf("dial %s: %v", c.target.redacted, he), errs: []error{he}}
+		return &safeError{msg: fmt.Sprintf("dial %q: %v", c.target.redacted, he), errs: []error{he}}
+	}
+	text := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) { // the HTTP request failed: its error repeats the URL
+		text = "handshake request: " + ue.Err.Error()
 	}
 	return &safeError{
-		msg:  fmt.Sprintf("dial %s: %s", c.target.redacted, c.target.redact(err.Error())),
+		msg:  fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)),
 		errs: safeChain(err),
 	}
 }

@@ -43,7 +43,13 @@ func startServer(t *testing.T, handler func(s *server, w http.ResponseWriter, r 
 		}
 	}
 	s.handler = func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		if s.srv == nil { // stopping: stop is waiting for the handlers
+			s.mu.Unlock()
+			return
+		}
 		s.handlers.Add(1)
+		s.mu.Unlock()
 		defer s.handlers.Done()
 		s.handshakes.Add(1)
 		handler(s, w, r)

@@ -49,9 +49,9 @@ func parseTarget(raw string) (target, error) {
 	}
 	switch {
 	case u.Scheme != "ws" && u.Scheme != "wss":
-		return target{}, fmt.Errorf("websocket: URL %s: scheme %q is not ws or wss", redacted, u.Scheme)
+		return target{}, fmt.Errorf("websocket: URL %q: scheme %q is not ws or wss", redacted, u.Scheme)
 	case u.Host == "":
-		return target{}, fmt.Errorf("websocket: URL %s has no host", redacted)
+		return target{}, fmt.Errorf("websocket: URL %q has no host", redacted)
 	}
 	return target{raw: raw, redacted: redacted, secrets: secrets}, nil
 }
