@@ -52,10 +52,11 @@ func (c *Connector) URL() string { return c.target.redacted }
 // Classify is the package's Classify with this Connector's CloseHint.
 func (c *Connector) Classify(err error) error { return classify(err, c.o.CloseHint) }
 
-// Close closes conn: with the close handshake (1000, normal closure),
-// waiting at most PingTimeout for the server's answer, or at once when the
-// heartbeat found conn dead. In WriteOnly mode it returns only after the
-// adapter's reader goroutine ended.
+// Close closes conn: at once when it is known to be broken (the heartbeat
+// failed, a read failed and the program called Invalidate), else with the
+// close handshake (1000, normal closure), waiting at most CloseTimeout for
+// the server's answer. In WriteOnly mode it returns only after the adapter's
+// reader goroutine ended.
 func (c *Connector) Close(conn *websocket.Conn) error {
 	c.mu.Lock()
 	st := c.conns[conn]
@@ -66,7 +67,7 @@ func (c *Connector) Close(conn *websocket.Conn) error {
 		err = conn.CloseNow()
 	} else {
 		if st.raw != nil {
-			_ = st.raw.SetDeadline(time.Now().Add(c.o.PingTimeout))
+			_ = st.raw.SetDeadline(time.Now().Add(c.o.CloseTimeout))
 		}
 		err = conn.Close(websocket.StatusNormalClosure, "")
 	}

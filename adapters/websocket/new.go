@@ -11,7 +11,7 @@ import (
 // New returns a Supervisor for the WebSocket at o.URL, ready to Run. Its
 // Connector dials, watches with a ping heartbeat and classifies errors as
 // Classify says. The defaults: ReadLimit 1 MiB, PingInterval 20s,
-// PingTimeout 10s, CloseHint 5s, WriteOnly false (the program reads, see
+// PingTimeout 10s, CloseTimeout 1s, CloseHint 5s, WriteOnly false (the program reads, see
 // Read); the supervisor's own (Backoff Decorrelated with Base 1s and Cap 1
 // minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0, MaxHint 5
 // minutes) and Name the redacted URL. Bad options are an error naming the

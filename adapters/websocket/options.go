@@ -17,6 +17,7 @@ const (
 	DefaultPingInterval = 20 * time.Second
 	DefaultPingTimeout  = 10 * time.Second
 	DefaultCloseHint    = 5 * time.Second
+	DefaultCloseTimeout = time.Second
 )
 
 // Options configures a Connector and the Supervisor that New returns. The
@@ -42,10 +43,14 @@ type Options struct {
 	ReadLimit int64
 	// PingInterval is the time between heartbeat pings; 0 means 20s.
 	PingInterval time.Duration
-	// PingTimeout is how long a ping waits for its pong, and how long Close
-	// waits for the server's answer to the close frame; 0 means 10s. A
+	// PingTimeout is how long a ping waits for its pong; 0 means 10s. A
 	// silent peer is found within PingInterval + PingTimeout.
 	PingTimeout time.Duration
+	// CloseTimeout bounds the close handshake when the supervisor stops: how
+	// long Close waits for the server's answer, discarding what it still
+	// sends, before it drops the connection; 0 means 1s. A connection known
+	// to be broken (a failed heartbeat or read) is dropped at once.
+	CloseTimeout time.Duration
 	// CloseHint is the least wait after the server closed with 1012 (service
 	// restart) or 1013 (try again later) without saying how long; 0 means
 	// 5s. The wait is drawn from [CloseHint, 1.5*CloseHint) so that a fleet
@@ -73,6 +78,8 @@ func (o *Options) validate() error {
 		return fmt.Errorf("websocket: PingInterval %v is negative", o.PingInterval)
 	case o.PingTimeout < 0:
 		return fmt.Errorf("websocket: PingTimeout %v is negative", o.PingTimeout)
+	case o.CloseTimeout < 0:
+		return fmt.Errorf("websocket: CloseTimeout %v is negative", o.CloseTimeout)
 	case o.CloseHint < 0:
 		return fmt.Errorf("websocket: CloseHint %v is negative", o.CloseHint)
 	}
@@ -84,6 +91,9 @@ func (o *Options) validate() error {
 	}
 	if o.PingTimeout == 0 {
 		o.PingTimeout = DefaultPingTimeout
+	}
+	if o.CloseTimeout == 0 {
+		o.CloseTimeout = DefaultCloseTimeout
 	}
 	if o.CloseHint == 0 {
 		o.CloseHint = DefaultCloseHint

@@ -12,11 +12,11 @@ import (
 
 // Watch is the heartbeat. It runs on the supervisor's goroutine: every
 // PingInterval it sends a ping and waits PingTimeout for the pong. It
-// returns when a pong is missing (ErrHeartbeat: the connection is closed at
-// once, without a close handshake), when the ping finds the connection
-// closed, in WriteOnly mode when the adapter's reader ends (a close frame's
-// status reaches Classify), or when ctx ends (Invalidate, the supervisor
-// stopping). A silent peer is found within PingInterval + PingTimeout.
+// returns when a pong is missing (ErrHeartbeat), when the ping finds the
+// connection closed, in WriteOnly mode when the adapter's reader ends (a
+// close frame's status reaches Classify), or when ctx ends (Invalidate, the
+// supervisor stopping). After all but the last, Close skips the close
+// handshake: the connection is known to be broken. A silent peer is found within PingInterval + PingTimeout.
 //
 // A pong is only seen by a goroutine reading the connection: the program's
 // (see Read) or, with WriteOnly, the adapter's. If nothing reads, every
@@ -33,7 +33,11 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 	for {
 		select {
 		case <-ctx.Done():
-			c.noteClose(context.Cause(ctx)) // Invalidate's reason, such as Read's error
+			if cause := context.Cause(ctx); !errors.Is(cause, context.Canceled) {
+				// Invalidate: the program saw conn fail (Read's error).
+				c.markBroken(conn)
+				c.noteClose(cause)
+			}
 			return ctx.Err()
 		case <-readDone:
 			c.noteClose(st.readErr)
