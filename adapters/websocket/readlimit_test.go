@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,10 +22,10 @@ import (
 // hugeFrameServer completes the handshake by hand, then streams one binary
 // frame that announces 1 GiB, from a reused 64 KiB buffer, until the client
 // hangs up; after the first huge connections (all if huge < 0), it is an
-// ordinary feed. It returns the most bytes it managed to send on one
-// connection.
-func hugeFrameServer(t *testing.T, huge int64) (*server, *atomic.Int64) {
-	var most atomic.Int64
+// ordinary feed. It records the most bytes it managed to send on one
+// connection, and the longest it streamed before the client hung up.
+func hugeFrameServer(t *testing.T, huge int64) (*server, *streamed) {
+	var most streamed
 	var mu sync.Mutex
 	var raws []net.Conn
 	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
@@ -55,6 +54,7 @@ func hugeFrameServer(t *testing.T, huge int64) (*server, *atomic.Int64) {
 		}
 		chunk := make([]byte, 64<<10)
 		var sent int64
+		began := time.Now()
 		for sent < 1<<30 {
 			n, err := raw.Write(chunk)
 			sent += int64(n)
@@ -62,8 +62,7 @@ func hugeFrameServer(t *testing.T, huge int64) (*server, *atomic.Int64) {
 				break
 			}
 		}
-		for old := most.Load(); sent > old && !most.CompareAndSwap(old, sent); old = most.Load() {
-		}
+		most.record(sent, time.Since(began))
 	})
 	t.Cleanup(func() { // before the server's own cleanup: unblock any writer
 		mu.Lock()
@@ -73,6 +72,24 @@ func hugeFrameServer(t *testing.T, huge int64) (*server, *atomic.Int64) {
 		}
 	})
 	return srv, &most
+}
+
+type streamed struct {
+	mu      sync.Mutex
+	bytes   int64
+	longest time.Duration
+}
+
+func (s *streamed) record(n int64, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bytes, s.longest = max(s.bytes, n), max(s.longest, d)
+}
+
+func (s *streamed) get() (int64, time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytes, s.longest
 }
 
 // A 1 GiB frame is refused at ReadLimit (default 1 MiB): the read fails
@@ -94,10 +111,12 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 
 	runtime.ReadMemStats(&after)
 	allocated := after.TotalAlloc - before.TotalAlloc
-	t.Logf("read limit %d: %v; allocated %d MiB in all; most sent on one connection before the client hung up: %d MiB",
-		redialws.DefaultReadLimit, st.Err, allocated>>20, most.Load()>>20)
+	sent, longest := most.get()
+	t.Logf("read limit %d: %v; allocated %d MiB in all; most sent on one connection before the client hung up: %d MiB, after %v",
+		redialws.DefaultReadLimit, st.Err, allocated>>20, sent>>20, longest)
 	assert.Less(t, allocated, uint64(64<<20), "memory stays bounded")
-	assert.Less(t, most.Load(), int64(64<<20), "the client stopped reading near the limit")
+	assert.Less(t, sent, int64(64<<20), "the client stopped reading near the limit")
+	assert.Less(t, longest, time.Second, "the client hung up at once, without a close handshake that reads on")
 }
 
 // Stopping while the server streams a huge message nobody reads: the close
