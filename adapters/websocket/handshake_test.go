@@ -119,10 +119,8 @@ func TestHandshakeAuthAndNotFoundFailAfterOneAttempt(t *testing.T) {
 			srv := refusingServer(t, code, "")
 			c := run(t, testOptions(srv.url("/feed")), false)
 			st := waitFor(t, c, 5*time.Second, "failed", inState(health.Failed))
-			err := <-c.done // Run returned by itself
-			c.stopped, c.runErr = true, err
-			c.cancel()
-			<-c.readDone
+			<-c.done // Run returned by itself
+			err := c.stop()
 
 			assert.ErrorIs(t, err, supervisor.ErrFailed)
 			var he *redialws.HandshakeError

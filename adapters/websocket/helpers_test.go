@@ -2,6 +2,7 @@ package websocket_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 type client struct {
 	*supervisor.Supervisor[*websocket.Conn]
 	cancel   context.CancelFunc
-	done     chan error
+	done     chan struct{} // closed when Run returned runErr
 	readDone chan struct{}
 	stopped  bool
 	runErr   error
@@ -45,19 +46,25 @@ func subscribeOnConnect(o *redialws.Options) {
 }
 
 // run starts Run and, when read is true, a loop calling redialws.Read, as a
-// feed program does. Both end when the test does.
+// feed program does. Both end when the test does: stop ends Run first, so
+// that the connection is closed politely, then the Read loop.
 func run(t *testing.T, o redialws.Options, read bool) *client {
 	t.Helper()
 	s, err := redialws.New(o)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{Supervisor: s, cancel: cancel, done: make(chan error, 1), readDone: make(chan struct{})}
-	go func() { c.done <- s.Run(ctx) }()
+	readCtx, cancelRead := context.WithCancel(context.Background())
+	c := &client{Supervisor: s, done: make(chan struct{}), readDone: make(chan struct{})}
+	c.cancel = func() { cancel(); <-c.done; cancelRead() }
+	go func() { c.runErr = s.Run(ctx); close(c.done) }()
 	if read {
 		go func() {
 			defer close(c.readDone)
-			for ctx.Err() == nil {
-				_, _, _ = redialws.Read(ctx, s)
+			for {
+				_, _, err := redialws.Read(readCtx, s)
+				if errors.Is(err, supervisor.ErrStopped) || errors.Is(err, supervisor.ErrFailed) || readCtx.Err() != nil {
+					return
+				}
 			}
 		}()
 	} else {
@@ -67,12 +74,11 @@ func run(t *testing.T, o redialws.Options, read bool) *client {
 	return c
 }
 
-// stop cancels Run, waits for it and the Read loop, and returns Run's error.
+// stop ends Run and then the Read loop, and returns Run's error.
 func (c *client) stop() error {
 	if !c.stopped {
 		c.stopped = true
 		c.cancel()
-		c.runErr = <-c.done
 		<-c.readDone
 	}
 	return c.runErr

@@ -17,12 +17,16 @@ import (
 // subscriptions OnConnect has re-sent. A failed Read means messages may have
 // been missed.
 //
-// Call Read in a loop from one goroutine: it is what answers the
-// heartbeat's pongs, so a program that stops calling it for longer than
-// PingTimeout loses its connection (ErrHeartbeat). Hand slow work to
-// another goroutine. As with coder/websocket, a ctx that ends during a read
-// closes the connection: use the program's lifetime, not a per-read
-// timeout.
+// Call Read in a loop from one goroutine: it is what sees the heartbeat's
+// pongs, so a program that stops calling it for longer than PingTimeout
+// loses its connection (ErrHeartbeat). Hand slow work to another goroutine.
+// Once the supervisor is done, Read returns an error wrapping
+// supervisor.ErrStopped or supervisor.ErrFailed: stop reading then.
+//
+// As with coder/websocket, a ctx that ends during a read closes the
+// connection at once, without the close handshake: do not use per-read
+// timeouts, and to leave politely (1000) end Run's ctx first and this ctx
+// after Run returned; Run's close ends the Read in progress.
 //
 // A program that reads with its own loop over the *websocket.Conn from
 // s.Conn must do the same: call s.Invalidate(conn, err) when a read fails.
