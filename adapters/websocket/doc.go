@@ -27,6 +27,17 @@
 // A silent peer (a dead NAT entry, a frozen server) is found within
 // PingInterval + PingTimeout and the connection closed at once.
 //
+// # Limits and shutdown
+//
+// A message larger than ReadLimit (1 MiB by default) fails the read with
+// websocket.ErrMessageTooBig; the connection is dropped and the supervisor
+// reconnects, so memory stays bounded whatever the server sends. When the
+// supervisor stops it closes a healthy connection with 1000 (normal
+// closure), waiting at most CloseTimeout for the server's answer; a
+// connection known to be broken is dropped at once. A Read whose ctx ends
+// mid-read drops the connection (coder/websocket's rule): to leave
+// politely, end Run's ctx first and the readers' after Run returned.
+//
 // # Errors
 //
 // Classify turns the transport's errors into the supervisor's classes:

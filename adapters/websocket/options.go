@@ -59,8 +59,9 @@ type Options struct {
 	// WriteOnly says the program never reads messages. The adapter then
 	// reads for it, on one goroutine per connection, so that pongs and close
 	// frames are handled; a data message from the server ends the connection
-	// (ErrUnexpectedData). Without WriteOnly the program must keep reading
-	// (see Read), or the heartbeat fails and the connection is replaced.
+	// (ErrUnexpectedData), and OnConnect must not read. Without WriteOnly
+	// the program must keep reading (see Read), or the heartbeat fails and
+	// the connection is replaced.
 	WriteOnly bool
 
 	// Supervisor configures the supervisor New returns; see supervisor.New
@@ -69,19 +70,25 @@ type Options struct {
 	Supervisor supervisor.Options[*websocket.Conn]
 }
 
+// MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
+// CloseHint accepted: more than a day is a mistake in a unit.
+const MaxDuration = 24 * time.Hour
+
 // validate checks every field and fills in the defaults.
 func (o *Options) validate() error {
-	switch {
-	case o.ReadLimit < 0:
+	if o.ReadLimit < 0 {
 		return fmt.Errorf("websocket: ReadLimit %d is negative", o.ReadLimit)
-	case o.PingInterval < 0:
-		return fmt.Errorf("websocket: PingInterval %v is negative", o.PingInterval)
-	case o.PingTimeout < 0:
-		return fmt.Errorf("websocket: PingTimeout %v is negative", o.PingTimeout)
-	case o.CloseTimeout < 0:
-		return fmt.Errorf("websocket: CloseTimeout %v is negative", o.CloseTimeout)
-	case o.CloseHint < 0:
-		return fmt.Errorf("websocket: CloseHint %v is negative", o.CloseHint)
+	}
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}, {"CloseTimeout", o.CloseTimeout}, {"CloseHint", o.CloseHint}} {
+		switch {
+		case f.d < 0:
+			return fmt.Errorf("websocket: %s %v is negative", f.name, f.d)
+		case f.d > MaxDuration:
+			return fmt.Errorf("websocket: %s %v is longer than %v", f.name, f.d, MaxDuration)
+		}
 	}
 	if o.ReadLimit == 0 {
 		o.ReadLimit = DefaultReadLimit
