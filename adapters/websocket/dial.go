@@ -25,8 +25,10 @@ func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 	}
 	dctx, cancel := context.WithCancel(ctx)
 	var (
-		dials sync.WaitGroup
-		raw   net.Conn // written by the dial, read after dials.Wait
+		mu    sync.Mutex
+		over  bool           // the attempt is over: no new dial
+		dials sync.WaitGroup // dials in progress
+		raw   net.Conn       // the last dialed connection
 	)
 	tr := &http.Transport{
 		Proxy:             http.ProxyFromEnvironment,
@@ -35,12 +37,20 @@ func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 		DialContext: func(_ context.Context, network, addr string) (net.Conn, error) {
 			// The transport detaches dials from the request; tie this one
 			// to the attempt so that it ends with it.
+			mu.Lock()
+			if over {
+				mu.Unlock()
+				return nil, context.Canceled
+			}
 			dials.Add(1)
+			mu.Unlock()
 			defer dials.Done()
 			var d net.Dialer
 			conn, err := d.DialContext(dctx, network, addr)
 			if err == nil {
+				mu.Lock()
 				raw = conn
+				mu.Unlock()
 			}
 			return conn, err
 		},
@@ -51,6 +61,9 @@ func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 		Subprotocols: c.o.Subprotocols,
 	})
 	cancel()
+	mu.Lock()
+	over = true
+	mu.Unlock()
 	tr.CloseIdleConnections()
 	dials.Wait()
 	if err != nil {

@@ -39,7 +39,8 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 				c.noteClose(cause)
 			}
 			return ctx.Err()
-		case <-readDone:
+		case <-readDone: // the connection is closed, or closing
+			c.markBroken(conn)
 			c.noteClose(st.readErr)
 			return st.readErr
 		case <-t.C:
