@@ -1,0 +1,94 @@
+package websocket
+
+import (
+	"errors"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+// Classify marks this transport's errors for the supervisor, with the
+// default CloseHint (a Connector's Classify method uses its own):
+//
+//   - handshake 401, 403, 404: backoff.Permanent (the URL or the
+//     credentials are wrong; retrying will not fix them);
+//   - handshake 429 or 503 with a usable Retry-After: backoff.RetryAfter
+//     with that delay (the supervisor clamps it to MaxHint);
+//   - close 1008 (policy violation): backoff.Permanent;
+//   - close 1012 (service restart) and 1013 (try again later):
+//     backoff.RetryAfter with the delay the close reason names
+//     ("retry-after=N", N whole seconds), else one drawn from
+//     [CloseHint, 1.5*CloseHint);
+//   - anything else, including close 1000, 1001 and 1006: unchanged, an
+//     ordinary reconnect.
+//
+// An error already marked Permanent or carrying a hint is returned as is.
+// Classify(nil) is nil.
+func Classify(err error) error { return classify(err, DefaultCloseHint) }
+
+// CloseStatus returns the close code in err's chain, such as
+// websocket.StatusTryAgainLater, or -1 if there is none. It sees through
+// the errors of Read, Status().Err and Run.
+func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }
+
+func classify(err error, closeHint time.Duration) error {
+	if err == nil || backoff.IsPermanent(err) {
+		return err
+	}
+	if _, ok := backoff.RetryAfterHint(err); ok {
+		return err
+	}
+	var he *HandshakeError
+	if errors.As(err, &he) {
+		switch he.StatusCode {
+		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+			return backoff.Permanent(err)
+		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+			if he.RetryAfter > 0 {
+				return backoff.RetryAfter(err, he.RetryAfter)
+			}
+		}
+		return err
+	}
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) {
+		return err
+	}
+	switch ce.Code {
+	case websocket.StatusPolicyViolation:
+		return backoff.Permanent(err)
+	case websocket.StatusServiceRestart, websocket.StatusTryAgainLater:
+		if d, ok := reasonHint(ce.Reason); ok {
+			return backoff.RetryAfter(err, d)
+		}
+		return backoff.RetryAfter(err, spread(closeHint))
+	}
+	return err
+}
+
+var reasonPattern = regexp.MustCompile(`(?i)\bretry-after\s*[=:]\s*(\d+)\b`)
+
+// reasonHint reads "retry-after=N" (or "Retry-After: N"), N whole seconds
+// greater than 0, anywhere in a close reason. Like the header, a huge N
+// saturates and the supervisor clamps it to MaxHint.
+func reasonHint(reason string) (time.Duration, bool) {
+	m := reasonPattern.FindStringSubmatch(reason)
+	if m == nil {
+		return 0, false
+	}
+	d := parseRetryAfter(m[1], time.Time{})
+	return d, d > 0
+}
+
+// spread returns a wait in [d, 1.5*d).
+func spread(d time.Duration) time.Duration {
+	if d <= 1 {
+		return d
+	}
+	return d + rand.N(d/2)
+}

@@ -1,0 +1,103 @@
+package websocket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Connect makes one handshake, bounded by ctx (the supervisor's
+// ConnectTimeout). Its errors hold neither the URL's credentials nor the
+// response body: a non-101 answer is a *HandshakeError, anything else a new
+// error with redacted text that unwraps only to network and context
+// errors. Each attempt has its own http.Transport, closed before Connect
+// returns, so nothing of a failed attempt stays open.
+func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
+	if err := c.takeRefusal(); err != nil {
+		return nil, err
+	}
+	dctx, cancel := context.WithCancel(ctx)
+	var (
+		mu    sync.Mutex
+		over  bool           // the attempt is over: no new dial
+		dials sync.WaitGroup // dials in progress
+		raw   net.Conn       // the last dialed connection
+	)
+	tr := &http.Transport{
+		Proxy:             http.ProxyFromEnvironment,
+		TLSClientConfig:   c.o.TLSConfig,
+		DisableKeepAlives: true,
+		DialContext: func(_ context.Context, network, addr string) (net.Conn, error) {
+			// The transport detaches dials from the request; tie this one
+			// to the attempt so that it ends with it.
+			mu.Lock()
+			if over {
+				mu.Unlock()
+				return nil, context.Canceled
+			}
+			dials.Add(1)
+			mu.Unlock()
+			defer dials.Done()
+			var d net.Dialer
+			conn, err := d.DialContext(dctx, network, addr)
+			if err == nil {
+				mu.Lock()
+				raw = conn
+				mu.Unlock()
+			}
+			return conn, err
+		},
+	}
+	conn, resp, err := websocket.Dial(dctx, c.target.raw, &websocket.DialOptions{
+		HTTPClient:   &http.Client{Transport: tr},
+		HTTPHeader:   c.o.Header,
+		Subprotocols: c.o.Subprotocols,
+	})
+	cancel()
+	mu.Lock()
+	over = true
+	mu.Unlock()
+	tr.CloseIdleConnections()
+	dials.Wait()
+	if err != nil {
+		return nil, c.dialError(err, resp)
+	}
+	conn.SetReadLimit(c.o.ReadLimit)
+	st := &connState{raw: raw}
+	c.mu.Lock()
+	c.conns[conn] = st
+	c.mu.Unlock()
+	if c.o.WriteOnly {
+		st.readDone = make(chan struct{})
+		go readForWriter(conn, st)
+	}
+	return conn, nil
+}
+
+// dialError builds Connect's error: redacted text, a *HandshakeError for
+// a non-101 answer, and only safe parts of err's chain.
+func (c *Connector) dialError(err error, resp *http.Response) error {
+	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+		he := &HandshakeError{StatusCode: resp.StatusCode}
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
+		return &safeError{msg: fmt.Sprintf("dial %q: %v", c.target.redacted, he), errs: []error{he}}
+	}
+	text := err.Error()
+	var ue *url.Error
+	if errors.As(err, &ue) { // the HTTP request failed: its error repeats the URL
+		text = "handshake request: " + ue.Err.Error()
+	}
+	return &safeError{
+		msg:  fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)),
+		errs: safeChain(err),
+	}
+}

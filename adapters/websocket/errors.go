@@ -1,0 +1,68 @@
+package websocket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Errors of this package, checked with errors.Is.
+var (
+	// ErrHeartbeat: a ping got no pong within PingTimeout. The peer is
+	// silent, or nothing reads the connection (see Read and WriteOnly).
+	ErrHeartbeat = errors.New("heartbeat failed")
+	// ErrUnexpectedData: in WriteOnly mode the server sent a data message.
+	ErrUnexpectedData = errors.New("unexpected data message in WriteOnly mode")
+)
+
+// HandshakeError is a handshake the server answered with an HTTP status
+// other than 101 Switching Protocols. The response body is not kept: it may
+// hold internal details.
+type HandshakeError struct {
+	StatusCode int           // the HTTP status, such as 401 or 503
+	RetryAfter time.Duration // from Retry-After; 0 when absent, unusable or in the past
+}
+
+func (e *HandshakeError) Error() string {
+	s := fmt.Sprintf("handshake: server answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.RetryAfter > 0 {
+		s += fmt.Sprintf(" (Retry-After %v)", e.RetryAfter.Round(time.Second))
+	}
+	return s
+}
+
+// safeError has redacted text and unwraps only to errors that hold no
+// secret, so that neither its text nor a reflective walk of its chain (a
+// logger printing %+v or dumping fields) shows a credential.
+type safeError struct {
+	msg  string
+	errs []error
+}
+
+func (e *safeError) Error() string   { return e.msg }
+func (e *safeError) Unwrap() []error { return e.errs }
+
+// safeChain returns the parts of err's chain that are known to hold no
+// URL, header or body: network and DNS errors (addresses only), context
+// ends, EOF.
+func safeChain(err error) []error {
+	var keep []error
+	var op *net.OpError
+	if errors.As(err, &op) {
+		keep = append(keep, op)
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		keep = append(keep, dns)
+	}
+	for _, s := range []error{context.DeadlineExceeded, context.Canceled, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed} {
+		if errors.Is(err, s) {
+			keep = append(keep, s)
+		}
+	}
+	return keep
+}

@@ -1,0 +1,84 @@
+package websocket_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+
+	redialws "github.com/redial-go/redial/adapters/websocket"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// A price feed that restarts (close 1012) after its first price: the
+// client reconnects and OnConnect subscribes again.
+func Example() {
+	var conns atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		n := conns.Add(1)
+		_, msg, err := c.Read(r.Context()) // "subscribe prices"
+		if err != nil {
+			return
+		}
+		price := fmt.Sprintf("%s: %d", strings.TrimPrefix(string(msg), "subscribe "), 99+n)
+		if c.Write(r.Context(), websocket.MessageText, []byte(price)) != nil {
+			return
+		}
+		if n == 1 {
+			c.Close(websocket.StatusServiceRestart, "deploying")
+			return
+		}
+		c.Read(r.Context()) // until the client leaves
+	}))
+	defer srv.Close()
+
+	var feed *supervisor.Supervisor[*websocket.Conn]
+	feed, err := redialws.New(redialws.Options{
+		URL:       "ws" + strings.TrimPrefix(srv.URL, "http") + "/prices?token=s3cr3t",
+		CloseHint: 10 * time.Millisecond, // a test server restarts fast
+		Supervisor: supervisor.Options[*websocket.Conn]{
+			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			OnConnect: func(ctx context.Context, c *websocket.Conn) error {
+				if st := feed.Status(); st.Err != nil {
+					fmt.Println("resubscribing after", redialws.CloseStatus(st.Err))
+				}
+				return c.Write(ctx, websocket.MessageText, []byte("subscribe prices"))
+			},
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- feed.Run(ctx) }()
+
+	for got := 0; got < 2; {
+		_, msg, err := redialws.Read(ctx, feed)
+		if err != nil {
+			continue // lost: the next Read waits for the new connection
+		}
+		fmt.Println(string(msg))
+		got++
+	}
+	cancel()
+	// The Name is the URL without its token.
+	fmt.Println(<-done, feed.Status().Connects, strings.Replace(feed.Name(), srv.Listener.Addr().String(), "HOST", 1))
+	// Output:
+	// prices: 100
+	// resubscribing after StatusServiceRestart
+	// prices: 101
+	// <nil> 2 ws://HOST/prices
+}

@@ -1,0 +1,134 @@
+package websocket_test
+
+import (
+	"errors"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	redialws "github.com/redial-go/redial/adapters/websocket"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// internalBody is what a refusing server's body says; it must stay out of
+// Status and errors.
+const internalBody = "upstream db-7.internal refused: pool exhausted"
+
+// refusals is a server that answers every handshake with code and, when
+// retryAfter is set, a Retry-After header. It records when it last
+// refused, before answering.
+type refusals struct {
+	*server
+	mu   sync.Mutex
+	last time.Time
+}
+
+func refusingServer(t *testing.T, code int, retryAfter string) *refusals {
+	r := &refusals{}
+	r.server = startServer(t, func(s *server, w http.ResponseWriter, _ *http.Request) {
+		r.mu.Lock()
+		r.last = time.Now()
+		r.mu.Unlock()
+		if retryAfter != "" {
+			w.Header().Set("Retry-After", retryAfter)
+		}
+		http.Error(w, internalBody, code)
+	})
+	return r
+}
+
+func (r *refusals) lastRefusal() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// firstWait runs a client against a refusing server and returns the wait
+// it planned after the refusal (NextAttempt minus when the server refused)
+// and the handshake error.
+func firstWait(t *testing.T, code int, retryAfter string, maxHint time.Duration) (time.Duration, *redialws.HandshakeError) {
+	t.Helper()
+	srv := refusingServer(t, code, retryAfter)
+	o := testOptions(srv.url("/feed"))
+	o.Supervisor.MaxHint = maxHint
+	c := run(t, o, false)
+	st := waitFor(t, c, 5*time.Second, "backoff", inState(health.Backoff))
+	var he *redialws.HandshakeError
+	require.ErrorAs(t, st.Err, &he)
+	assert.Equal(t, code, he.StatusCode)
+	assert.NotContains(t, st.Err.Error(), "db-7", "the response body stays out of Status")
+	require.NoError(t, c.stop())
+	return st.NextAttempt.Sub(srv.lastRefusal()), he
+}
+
+func TestHandshakeRetryAfterSecondsIsAHint(t *testing.T) {
+	for _, code := range []int{http.StatusServiceUnavailable, http.StatusTooManyRequests} {
+		t.Run(http.StatusText(code), func(t *testing.T) {
+			wait, he := firstWait(t, code, "7", 0)
+			t.Logf("planned wait after %d with Retry-After: 7: %v", code, wait)
+			assert.Equal(t, 7*time.Second, he.RetryAfter)
+			assert.GreaterOrEqual(t, wait, 7*time.Second)
+			assert.Less(t, wait, 8*time.Second)
+		})
+	}
+}
+
+func TestHandshakeRetryAfterHTTPDateIsAHint(t *testing.T) {
+	wait, _ := firstWait(t, http.StatusServiceUnavailable, time.Now().Add(30*time.Second).UTC().Format(http.TimeFormat), 0)
+	assert.GreaterOrEqual(t, wait, 28*time.Second) // the date has a resolution of one second
+	assert.LessOrEqual(t, wait, 30*time.Second)
+}
+
+func TestHandshakeRetryAfterUnusableIsIgnored(t *testing.T) {
+	for name, v := range map[string]string{
+		"garbage":      "abc",
+		"negative":     "-5",
+		"fraction":     "1.5",
+		"date in past": time.Now().Add(-time.Hour).UTC().Format(http.TimeFormat),
+	} {
+		t.Run(name, func(t *testing.T) {
+			wait, he := firstWait(t, http.StatusServiceUnavailable, v, 0)
+			assert.Zero(t, he.RetryAfter)
+			assert.Less(t, wait, time.Second, "the backoff's own 20ms, no hint")
+		})
+	}
+}
+
+func TestHandshakeRetryAfterHugeIsClampedToMaxHint(t *testing.T) {
+	tenYears := "315360000"
+	t.Run("MaxHint 3s", func(t *testing.T) {
+		wait, _ := firstWait(t, http.StatusServiceUnavailable, tenYears, 3*time.Second)
+		assert.GreaterOrEqual(t, wait, 3*time.Second)
+		assert.Less(t, wait, 4*time.Second)
+	})
+	t.Run("default MaxHint", func(t *testing.T) {
+		wait, _ := firstWait(t, http.StatusServiceUnavailable, tenYears, 0)
+		assert.GreaterOrEqual(t, wait, supervisor.DefaultMaxHint)
+		assert.Less(t, wait, supervisor.DefaultMaxHint+time.Second)
+	})
+}
+
+func TestHandshakeAuthAndNotFoundFailAfterOneAttempt(t *testing.T) {
+	for _, code := range []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound} {
+		t.Run(http.StatusText(code), func(t *testing.T) {
+			srv := refusingServer(t, code, "")
+			c := run(t, testOptions(srv.url("/feed")), false)
+			st := waitFor(t, c, 5*time.Second, "failed", inState(health.Failed))
+			<-c.done // Run returned by itself
+			err := c.stop()
+
+			assert.ErrorIs(t, err, supervisor.ErrFailed)
+			var he *redialws.HandshakeError
+			require.True(t, errors.As(err, &he), "Run's error: %v", err)
+			assert.Equal(t, code, he.StatusCode)
+			assert.Equal(t, 1, st.Attempt)
+			assert.Equal(t, int64(1), srv.handshakes.Load(), "exactly one attempt")
+			assert.NotContains(t, err.Error(), "db-7")
+		})
+	}
+}

@@ -1,0 +1,95 @@
+package websocket_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	redialws "github.com/redial-go/redial/adapters/websocket"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
+)
+
+// A silent peer (toxiproxy timeout: nothing passes, nothing closes) is
+// found within PingInterval + PingTimeout, whether the program reads or the
+// adapter does (WriteOnly).
+func TestHeartbeatFindsSilentPeer(t *testing.T) {
+	for _, writeOnly := range []bool{false, true} {
+		name := map[bool]string{false: "program reads", true: "WriteOnly"}[writeOnly]
+		t.Run(name, func(t *testing.T) {
+			const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
+			srv := startServer(t, nil)
+			p := toxitest.New(t, srv.addr)
+			o := testOptions("ws://" + p.Addr() + "/feed")
+			o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, writeOnly
+			o.Supervisor.ConnectTimeout = 300 * time.Millisecond
+			c := run(t, o, !writeOnly)
+			waitFor(t, c, 5*time.Second, "connection", connected(1))
+
+			p.Silence(t, "silent")
+			silenced := time.Now()
+			st := waitFor(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+			found := time.Since(silenced)
+			t.Logf("silent peer found after %v (bound %v): %v", found, interval+timeout, st.Err)
+			assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
+			assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond, "found within PingInterval + PingTimeout")
+			assert.GreaterOrEqual(t, found, timeout, "a ping waited PingTimeout")
+
+			p.Unsilence(t, "silent")
+			waitFor(t, c, 5*time.Second, "reconnection", connected(2))
+			require.NoError(t, c.stop())
+		})
+	}
+}
+
+// Nobody reads and WriteOnly is not set: the pongs are never seen, so the
+// heartbeat replaces the connection and says why.
+func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
+	srv := startServer(t, nil)
+	o := testOptions(srv.url("/feed"))
+	o.PingInterval, o.PingTimeout = 100*time.Millisecond, 100*time.Millisecond
+	c := run(t, o, false)
+	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	st := waitFor(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+	assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
+	assert.Contains(t, st.Err.Error(), "nothing reads the connection")
+	require.NoError(t, c.stop())
+}
+
+// With WriteOnly the adapter reads: pings are answered and the connection
+// stays up with nobody reading in the program.
+func TestWriteOnlyConnectionStaysUp(t *testing.T) {
+	pings := make(chan struct{}, 100)
+	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OnPingReceived: func(context.Context, []byte) bool {
+			pings <- struct{}{}
+			return true
+		}})
+		if err != nil {
+			return
+		}
+		s.track(c)
+		s.feed(r.Context(), c)
+	})
+	o := testOptions(srv.url("/feed"))
+	o.WriteOnly = true
+	o.PingInterval, o.PingTimeout = 20*time.Millisecond, 100*time.Millisecond
+	c := run(t, o, false)
+	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	for i := range 10 {
+		select {
+		case <-pings:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("only %d pings reached the server", i)
+		}
+	}
+	st := c.Status()
+	assert.Equal(t, health.Connected, st.State)
+	assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
+	require.NoError(t, c.stop())
+}

@@ -1,0 +1,123 @@
+package websocket
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+	for v, want := range map[string]time.Duration{
+		"7":                       7 * time.Second,
+		" 120 ":                   2 * time.Minute,
+		"0":                       0,
+		"":                        0,
+		"abc":                     0,
+		"-5":                      0,
+		"1.5":                     0,
+		"+5":                      0,
+		"315360000":               315360000 * time.Second, // ten years: the supervisor clamps it
+		"99999999999999999999999": math.MaxInt64,           // saturates
+		now.Add(30 * time.Second).Format(http.TimeFormat): 30 * time.Second,
+		now.Add(-time.Hour).Format(http.TimeFormat):       0, // in the past
+		now.Format(http.TimeFormat):                       0,
+		"Mon, 32 Foo 2030 99:00:00 GMT":                   0,
+	} {
+		assert.Equal(t, want, parseRetryAfter(v, now), "Retry-After %q", v)
+	}
+}
+
+func TestReasonHint(t *testing.T) {
+	for reason, want := range map[string]time.Duration{
+		"retry-after=9":               9 * time.Second,
+		"overloaded; Retry-After: 30": 30 * time.Second,
+		"RETRY-AFTER = 2":             2 * time.Second,
+		"retry-after=0":               0,
+		"retry-after=-3":              0,
+		"retry-after=soon":            0,
+		"deploying":                   0,
+		"":                            0,
+	} {
+		d, ok := reasonHint(reason)
+		assert.Equal(t, want, d, "reason %q", reason)
+		assert.Equal(t, want > 0, ok, "reason %q", reason)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	hs := func(code int, ra time.Duration) error {
+		return &safeError{msg: "dial", errs: []error{&HandshakeError{StatusCode: code, RetryAfter: ra}}}
+	}
+	closed := func(code websocket.StatusCode, reason string) error {
+		return fmt.Errorf("failed to get reader: received close frame: %w", websocket.CloseError{Code: code, Reason: reason})
+	}
+	cases := []struct {
+		name      string
+		err       error
+		permanent bool
+		hintMin   time.Duration
+		hintMax   time.Duration
+	}{
+		{"401", hs(401, 0), true, 0, 0},
+		{"403", hs(403, 0), true, 0, 0},
+		{"404", hs(404, 0), true, 0, 0},
+		{"503 Retry-After", hs(503, 7*time.Second), false, 7 * time.Second, 7 * time.Second},
+		{"429 Retry-After", hs(429, 7*time.Second), false, 7 * time.Second, 7 * time.Second},
+		{"503 without", hs(503, 0), false, 0, 0},
+		{"500", hs(500, 0), false, 0, 0},
+		{"close 1008", closed(1008, "bad token"), true, 0, 0},
+		{"close 1013", closed(1013, ""), false, DefaultCloseHint, DefaultCloseHint * 3 / 2},
+		{"close 1012", closed(1012, "restart"), false, DefaultCloseHint, DefaultCloseHint * 3 / 2},
+		{"close 1013 reason", closed(1013, "retry-after=42"), false, 42 * time.Second, 42 * time.Second},
+		{"close 1000", closed(1000, ""), false, 0, 0},
+		{"close 1001", closed(1001, ""), false, 0, 0},
+		{"close 1011", closed(1011, ""), false, 0, 0},
+		{"EOF", errors.New("EOF"), false, 0, 0},
+		{"already permanent", backoff.Permanent(closed(1013, "")), true, 0, 0},
+		{"already hinted", backoff.RetryAfter(closed(1008, ""), time.Second), false, time.Second, time.Second},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := Classify(tc.err)
+			assert.ErrorIs(t, got, tc.err, "the chain is kept")
+			assert.Equal(t, tc.err.Error(), got.Error(), "the text is kept")
+			assert.Equal(t, tc.permanent, backoff.IsPermanent(got))
+			h, _ := backoff.RetryAfterHint(got)
+			assert.GreaterOrEqual(t, h, tc.hintMin)
+			if tc.hintMax == tc.hintMin {
+				assert.Equal(t, tc.hintMin, h)
+			} else {
+				assert.Less(t, h, tc.hintMax)
+			}
+		})
+	}
+	assert.NoError(t, Classify(nil))
+}
+
+func TestSpreadStaysInItsRange(t *testing.T) {
+	seen := map[time.Duration]bool{}
+	for range 1000 {
+		d := spread(4 * time.Second)
+		assert.GreaterOrEqual(t, d, 4*time.Second)
+		assert.Less(t, d, 6*time.Second)
+		seen[d] = true
+	}
+	assert.Greater(t, len(seen), 900, "the hint is spread, not one value for the whole fleet")
+}
+
+func TestParseTargetFindsSecrets(t *testing.T) {
+	tg, err := parseTarget("wss://u:p%40ss@h:1/x?token=T1&api_key=K2&Signature=S3&room=r&sig=S4&X-Amz-Credential=C5")
+	assert.NoError(t, err)
+	assert.Equal(t, "wss://u:xxxxx@h:1/x?room=r", tg.redacted)
+	assert.ElementsMatch(t, []string{"p@ss", "T1", "K2", "S3", "S4", "C5"}, tg.secrets)
+	assert.Equal(t, "token xxxxx and xxxxx", tg.redact("token T1 and p@ss"))
+}

@@ -1,0 +1,156 @@
+package websocket_test
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+)
+
+// secrets are the credentials in secretURL; none may be shown anywhere.
+var secrets = []string{"PW-s3cret", "TOK-s3cret", "KEY-s3cret", "PASS-s3cret", "SEC-s3cret", "SIG-s3cret"}
+
+func secretURL(addr string) string {
+	return "ws://alice:PW-s3cret@" + addr + "/feed?token=TOK-s3cret&key=KEY-s3cret&password=PASS-s3cret&secret=SEC-s3cret&signature=SIG-s3cret&room=lobby"
+}
+
+// lockedBuffer is the log's destination, written by Run's goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestCredentialsNeverShown(t *testing.T) {
+	refusedAddr := func(t *testing.T) string { // nothing listens there
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		require.NoError(t, err)
+		addr := ln.Addr().String()
+		require.NoError(t, ln.Close())
+		return addr
+	}
+	echoing := func(code int) func(t *testing.T) string { // the body repeats the request
+		return func(t *testing.T) string {
+			return startServer(t, func(_ *server, w http.ResponseWriter, r *http.Request) {
+				http.Error(w, "no route for "+r.URL.String()+" auth "+r.Header.Get("Authorization"), code)
+			}).addr
+		}
+	}
+	for name, addr := range map[string]func(*testing.T) string{
+		"connection refused": refusedAddr,
+		"handshake 503":      echoing(http.StatusServiceUnavailable),
+		"handshake 401":      echoing(http.StatusUnauthorized),
+		"handshake timeout":  silentServer,
+		"connection lost":    func(t *testing.T) string { return closingServer(t, 1001, "bye").addr },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var logs lockedBuffer
+			o := testOptions(secretURL(addr(t)))
+			o.Supervisor.ConnectTimeout = 200 * time.Millisecond
+			o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			o.Supervisor.Name = "" // the default Name is the URL, redacted
+			c := run(t, o, true)
+			st := waitFor(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
+
+			var reg health.Registry
+			reg.Add("feed", c, true)
+			rec := httptest.NewRecorder()
+			reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+			runErr := c.stop()
+
+			shown := map[string]string{
+				"Status.Err":           st.Err.Error(),
+				"Status.Err %+v":       fmt.Sprintf("%+v", st.Err),
+				"Status.Err %#v":       fmt.Sprintf("%#v", st.Err),
+				"Status.Err reflect":   strings.Join(reachableStrings(st.Err), "\n"),
+				"Status.Name":          st.Name,
+				"log":                  logs.String(),
+				"readiness ?verbose=1": rec.Body.String(),
+			}
+			if runErr != nil {
+				shown["Run error"] = runErr.Error()
+				shown["Run error reflect"] = strings.Join(reachableStrings(runErr), "\n")
+			}
+			require.Contains(t, rec.Body.String(), `"error"`, "the verbose body shows the error")
+			require.NotEmpty(t, logs.String())
+			for where, text := range shown {
+				for _, s := range secrets {
+					assert.NotContains(t, text, s, "%s shows a credential:\n%s", where, text)
+				}
+				assert.NotContains(t, text, "no route for", "%s shows the response body", where)
+			}
+			t.Logf("Status.Err: %v", st.Err)
+		})
+	}
+}
+
+// reachableStrings returns every string reachable from v by reflection,
+// unexported fields included: what a reflective logger could print.
+func reachableStrings(v any) []string {
+	var out []string
+	seen := map[uintptr]bool{}
+	var walk func(reflect.Value, int)
+	walk = func(v reflect.Value, depth int) {
+		if !v.IsValid() || depth > 50 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.String:
+			out = append(out, v.String())
+		case reflect.Pointer:
+			if v.IsNil() || seen[v.Pointer()] {
+				return
+			}
+			seen[v.Pointer()] = true
+			walk(v.Elem(), depth+1)
+		case reflect.Interface:
+			walk(v.Elem(), depth+1)
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+				b := make([]byte, v.Len())
+				for i := range b {
+					b[i] = byte(v.Index(i).Uint())
+				}
+				out = append(out, string(b))
+				return
+			}
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Map:
+			for _, k := range v.MapKeys() {
+				walk(k, depth+1)
+				walk(v.MapIndex(k), depth+1)
+			}
+		}
+	}
+	walk(reflect.ValueOf(v), 0)
+	return out
+}

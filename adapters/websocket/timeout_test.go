@@ -1,0 +1,50 @@
+package websocket_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
+)
+
+// attemptEndsAtConnectTimeout runs a client against url and checks that its
+// first attempt ends, in Backoff, ConnectTimeout after it began.
+func attemptEndsAtConnectTimeout(t *testing.T, url string) {
+	const connectTimeout = 300 * time.Millisecond
+	o := testOptions(url)
+	o.Supervisor.ConnectTimeout = connectTimeout
+	began := time.Now() // the first attempt is immediate
+	c := run(t, o, true)
+	st := waitFor(t, c, 5*time.Second, "the attempt to fail", inState(health.Backoff))
+	took := st.Since.Sub(began)
+	t.Logf("attempt ended after %v (ConnectTimeout %v): %v", took, connectTimeout, st.Err)
+	assert.GreaterOrEqual(t, took, connectTimeout)
+	assert.Less(t, took, connectTimeout+200*time.Millisecond)
+	assert.ErrorIs(t, st.Err, context.DeadlineExceeded)
+	assert.Contains(t, st.Err.Error(), "timed out after 300ms")
+	assert.Equal(t, 1, st.Attempt)
+	require.NoError(t, c.stop())
+}
+
+// A server that accepts the TCP connection and never answers the handshake.
+func TestHandshakeNeverAnsweredEndsAtConnectTimeout(t *testing.T) {
+	attemptEndsAtConnectTimeout(t, "ws://"+silentServer(t)+"/feed")
+}
+
+// toxiproxy latency longer than ConnectTimeout: the handshake's answer
+// comes too late.
+func TestLatencyBeyondConnectTimeout(t *testing.T) {
+	srv := startServer(t, nil)
+	p := toxitest.New(t, srv.addr)
+	p.Latency(t, "slow", time.Second)
+	t.Cleanup(func() { // interrupts the toxic's goroutines, which sleep through the latency
+		p.Remove(t, "slow-up")
+		p.Remove(t, "slow-down")
+	})
+	attemptEndsAtConnectTimeout(t, "ws://"+p.Addr()+"/feed")
+}
