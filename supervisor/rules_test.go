@@ -453,3 +453,52 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	_, err := supervisor.New[*conn](nil, supervisor.Options[*conn]{})
 	assert.ErrorContains(t, err, "nil Connector")
 }
+
+func TestPermanentReasonForALostConnectionFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		r := start(t, f, exponential(time.Second, time.Minute))
+		synctest.Wait()
+		require.Equal(t, health.Connected, r.Status().State)
+		policy := errors.New("close 1008: policy violation")
+		f.last().broken <- backoff.Permanent(policy)
+		err := <-r.done
+		assert.ErrorIs(t, err, supervisor.ErrFailed)
+		assert.ErrorIs(t, err, policy)
+		st := r.Status()
+		assert.Equal(t, health.Failed, st.State)
+		assert.ErrorIs(t, st.Err, policy)
+		assert.Zero(t, st.Failures, "a lost connection is not a failed attempt")
+		starts, _, open, _ := f.snapshot()
+		assert.Len(t, starts, 1, "no attempt after a permanent loss")
+		assert.Zero(t, open)
+		r.cancel()
+	})
+}
+
+// causeWatcher records the cause its Watch's ctx ended with.
+type causeWatcher struct {
+	*fake
+	cause chan error
+}
+
+func (w causeWatcher) Watch(ctx context.Context, c *conn) error {
+	<-ctx.Done()
+	w.cause <- context.Cause(ctx)
+	return ctx.Err()
+}
+
+func TestWatchSeesInvalidatesReason(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := causeWatcher{fake: &fake{}, cause: make(chan error, 1)}
+		r := start(t, w, exponential(time.Second, time.Minute))
+		c, err := r.Conn(t.Context())
+		require.NoError(t, err)
+		reason := errors.New("read: unexpected EOF")
+		r.Invalidate(c, reason)
+		assert.Equal(t, reason, <-w.cause, "Watch learns why from its ctx")
+		synctest.Wait()
+		assert.ErrorIs(t, r.Status().Err, reason)
+		assert.NoError(t, r.stop())
+	})
+}

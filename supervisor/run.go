@@ -63,7 +63,7 @@ func (s *Supervisor[C]) cycle(ctx, actx context.Context, cancel context.CancelFu
 		s.close(conn)
 		return next, nil
 	}
-	return s.lost(conn, reason, time.Since(up)), nil
+	return s.lost(conn, reason, time.Since(up))
 }
 
 // attempt makes one attempt within actx (ConnectTimeout): Connect, then
@@ -118,14 +118,19 @@ func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
 			return ctx.Err()
 		}
 	}
+	select {
+	case err := <-s.invalid: // invalidated during OnConnect
+		return err
+	default:
+	}
 	watchCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	s.mu.Lock()
 	s.cancelWatch = cancel
-	invalidated := s.invalidated
+	reason := s.invalidErr
 	s.mu.Unlock()
-	if invalidated {
-		cancel(nil) // invalidated during OnConnect: Watch returns at once
+	if reason != nil {
+		cancel(reason) // invalidated a moment ago: Watch returns at once, with the reason
 	}
 	err := s.watcher.Watch(watchCtx, conn)
 	select {
@@ -145,7 +150,7 @@ func (s *Supervisor[C]) drop(conn C) {
 	var zero C
 	s.mu.Lock()
 	if s.live == conn {
-		s.live, s.cancelWatch, s.ready, s.invalidated = zero, nil, false, false
+		s.live, s.cancelWatch, s.ready, s.invalidErr = zero, nil, false, nil
 		select {
 		case <-s.invalid: // a reason nobody read: it was about conn
 		default:
@@ -174,26 +179,29 @@ func (s *Supervisor[C]) classify(err error) error {
 // due, or Run's error when err is permanent or MaxAttempts is reached.
 func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 	s.failures++
-	var fail error
+	failed := transition{state: health.Failed, err: err, failed: true}
 	switch {
 	case backoff.IsPermanent(err):
-		fail = s.errorf("%w: %w", ErrFailed, err)
+		return time.Time{}, s.fail(s.errorf("%w: %w", ErrFailed, err), &failed)
 	case s.opts.MaxAttempts > 0 && s.failures >= s.opts.MaxAttempts:
-		fail = s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err)
-	}
-	if fail != nil {
-		s.mu.Lock()
-		s.failErr = health.RedactError(fail)
-		s.mu.Unlock()
-		s.set(&transition{state: health.Failed, err: err, failed: true})
-		s.logEvent(evGaveUp, nil, 0)
-		return time.Time{}, s.failErr
+		return time.Time{}, s.fail(s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err), &failed)
 	}
 	d := s.policy.Failed(err)
 	next := time.Now().Add(d.Wait)
 	s.set(&transition{state: health.Backoff, err: err, next: next, failed: true})
 	s.logEvent(evAttemptFailed, &d, 0)
 	return next, nil
+}
+
+// fail publishes t (state Failed) and returns err, Run's error, redacted.
+func (s *Supervisor[C]) fail(err error, t *transition) error {
+	err = health.RedactError(err)
+	s.mu.Lock()
+	s.failErr = err
+	s.mu.Unlock()
+	s.set(t)
+	s.logEvent(evGaveUp, nil, 0)
+	return err
 }
 
 // connected publishes a new connection.
@@ -204,15 +212,20 @@ func (s *Supervisor[C]) connected() {
 }
 
 // lost publishes the loss of conn, closes it and returns when the next
-// attempt is due.
-func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) time.Time {
+// attempt is due, or Run's error when the reason is permanent (a server
+// that closed with "policy violation", say).
+func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.Time, error) {
 	reason = fmt.Errorf("connection lost: %w", s.classify(reason))
+	if backoff.IsPermanent(reason) {
+		s.close(conn)
+		return time.Time{}, s.fail(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
+	}
 	d := s.policy.Lost(uptime, reason)
 	next := time.Now().Add(d.Wait)
 	s.set(&transition{state: health.Backoff, err: reason, next: next, lost: true})
 	s.close(conn)
 	s.logEvent(evLost, &d, uptime)
-	return next
+	return next, nil
 }
 
 // stop publishes Stopped; Run returns nil.

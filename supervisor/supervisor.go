@@ -39,7 +39,7 @@ type Supervisor[C comparable] struct {
 	mu          sync.Mutex
 	status      health.Status
 	live        C                       // the connection Connect returned, until it is dropped
-	invalidated bool                    // Invalidate(live) was called: the reason is in invalid
+	invalidErr  error                   // Invalidate(live)'s reason, also sent on invalid; nil before
 	cancelWatch context.CancelCauseFunc // ends live's Watch; Invalidate calls it
 	ready       bool                    // live is Connected
 	failErr     error                   // what Run returned when Failed
@@ -137,8 +137,8 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	}
 	var cancel context.CancelCauseFunc
 	s.mu.Lock()
-	if conn == s.live && !s.invalidated { // the first reason wins
-		s.invalidated = true
+	if conn == s.live && s.invalidErr == nil { // the first reason wins
+		s.invalidErr = err
 		s.invalid <- err // cannot block: one send per live connection, drained when it is dropped
 		cancel = s.cancelWatch
 	}

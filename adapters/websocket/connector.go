@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-
-	"github.com/redial-go/redial/backoff"
 )
 
 // Connector dials a WebSocket URL and watches the connection with a ping
@@ -20,9 +18,8 @@ type Connector struct {
 	o      Options
 	target target
 
-	mu      sync.Mutex
-	conns   map[*websocket.Conn]*connState
-	refusal error // a 1008 close seen by Watch: the next Connect refuses to dial
+	mu    sync.Mutex
+	conns map[*websocket.Conn]*connState
 }
 
 // connState is what the Connector knows of one connection.
@@ -93,28 +90,4 @@ func (c *Connector) markBroken(conn *websocket.Conn) {
 	if st := c.conns[conn]; st != nil {
 		st.broken = true
 	}
-}
-
-// noteClose remembers a 1008 close: the server refused this client by
-// policy, and the supervisor would otherwise dial again (it only gives up
-// on a failed attempt), so the next Connect refuses.
-func (c *Connector) noteClose(err error) {
-	if CloseStatus(err) != websocket.StatusPolicyViolation {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.refusal = err
-}
-
-// takeRefusal returns, once, the 1008 close noteClose saw.
-func (c *Connector) takeRefusal() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	err := c.refusal
-	c.refusal = nil
-	if err == nil {
-		return nil
-	}
-	return backoff.Permanent(fmt.Errorf("not dialing %q again: the server closed the last connection for a policy violation: %w", c.target.redacted, err))
 }

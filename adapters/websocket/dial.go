@@ -20,9 +20,6 @@ import (
 // errors. Each attempt has its own http.Transport, closed before Connect
 // returns, so nothing of a failed attempt stays open.
 func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
-	if err := c.takeRefusal(); err != nil {
-		return nil, err
-	}
 	dctx, cancel := context.WithCancel(ctx)
 	var (
 		mu    sync.Mutex

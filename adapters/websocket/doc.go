@@ -47,9 +47,8 @@
 // 1013 (try again later), lengthen the next wait; everything else,
 // including close 1000, 1001 and 1006, is an ordinary reconnect. A server
 // may say how long in a 1012 or 1013 close reason with "retry-after=N"
-// (seconds); otherwise the wait is at least Options.CloseHint. Because the
-// supervisor gives up only on a failed attempt, a connection closed with
-// 1008 makes the Connector refuse its next dial, which ends in Failed.
+// (seconds); otherwise the wait is at least Options.CloseHint. A connection
+// the server closes with 1008 ends in Failed without another handshake.
 // CloseStatus reads the close code from Status().Err or Run's error.
 //
 // No error, log line or Status holds the URL's password or credential

@@ -33,15 +33,13 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 	for {
 		select {
 		case <-ctx.Done():
-			if cause := context.Cause(ctx); !errors.Is(cause, context.Canceled) {
+			if !errors.Is(context.Cause(ctx), context.Canceled) {
 				// Invalidate: the program saw conn fail (Read's error).
 				c.markBroken(conn)
-				c.noteClose(cause)
 			}
 			return ctx.Err()
 		case <-readDone: // the connection is closed, or closing
 			c.markBroken(conn)
-			c.noteClose(st.readErr)
 			return st.readErr
 		case <-t.C:
 		}
