@@ -31,7 +31,11 @@ func New(t testing.TB, upstream string) *Proxy {
 	if err := p.Start(); err != nil {
 		t.Fatalf("toxitest: start proxy to %s: %v", upstream, err)
 	}
-	t.Cleanup(p.Stop)
+	t.Cleanup(func() {
+		// Toxics first: a latency toxic's goroutines outlive Proxy.Stop.
+		p.Toxics.ResetToxics(context.Background())
+		p.Stop()
+	})
 	return &Proxy{p: p}
 }
 
