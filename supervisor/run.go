@@ -223,8 +223,8 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 	d := s.policy.Lost(uptime, reason)
 	next := time.Now().Add(d.Wait)
 	s.set(&transition{state: health.Backoff, err: reason, next: next, lost: true})
+	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	s.close(conn)
-	s.logEvent(evLost, &d, uptime)
 	return next, nil
 }
 

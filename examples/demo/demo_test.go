@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestDemoRunsAndLosesNothing runs the demo briefly against its flaky
+// server: it must connect, reconnect, print a summary with nothing lost,
+// keep the token out of its output, and leave nothing running.
+func TestDemoRunsAndLosesNothing(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), &out, config{Duration: 6 * time.Second, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 11})
+	require.NoError(t, err)
+	text := out.String()
+	assert.Contains(t, text, "CONNECTED (connection #1)")
+	assert.Contains(t, text, "readiness: 200")
+	assert.NotContains(t, text, "demo-secret", "the feed's token is redacted everywhere")
+	m := regexp.MustCompile(`summary: (\d+) connects, \d+ failed attempts, longest outage \S+, (\d+) ticks received in order, (\d+) lost`).FindStringSubmatch(text)
+	require.NotNil(t, m, text)
+	connects, _ := strconv.Atoi(m[1])
+	ticks, _ := strconv.Atoi(m[2])
+	assert.GreaterOrEqual(t, connects, 2, "the flaky server drops the first connection within 5s:\n%s", text)
+	assert.Greater(t, ticks, 20)
+	assert.Equal(t, "0", m[3], "every tick is received: the client resumes from the last one it saw")
+}
+
+func TestDemoCtrlCStopsCleanly(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel) // as Ctrl-C does
+	var out bytes.Buffer
+	start := time.Now()
+	require.NoError(t, run(ctx, &out, config{Duration: time.Hour, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 1}))
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.Contains(t, out.String(), "summary:")
+}
+
+func TestDemoRejectsBadDuration(t *testing.T) {
+	assert.Error(t, run(context.Background(), &bytes.Buffer{}, config{Duration: 0}))
+}

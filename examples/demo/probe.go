@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// probe serves /readyz and /livez for the feed on 127.0.0.1.
+type probe struct {
+	ln  net.Listener
+	srv *http.Server
+	hc  *http.Client
+}
+
+func startProbe(c *client) (*probe, error) {
+	var reg health.Registry
+	reg.Add("feed", (*supervisor.Supervisor[*websocket.Conn])(c.feed), true)
+	mux := http.NewServeMux()
+	mux.Handle("/readyz", reg.ReadyHandler())
+	mux.Handle("/livez", reg.LiveHandler())
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &probe{ln: ln, srv: &http.Server{Handler: mux, ReadHeaderTimeout: time.Second}, hc: &http.Client{Timeout: time.Second}}
+	go func() { _ = p.srv.Serve(ln) }()
+	return p, nil
+}
+
+func (p *probe) URL() string { return "http://" + p.ln.Addr().String() + "/readyz" }
+
+// get returns the readiness status code, or 0 when asking failed.
+func (p *probe) get(ctx context.Context) int {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, p.URL(), nil)
+	if err != nil {
+		return 0
+	}
+	resp, err := p.hc.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func (p *probe) Close() {
+	p.hc.CloseIdleConnections()
+	_ = p.srv.Close()
+}
