@@ -502,3 +502,28 @@ func TestWatchSeesInvalidatesReason(t *testing.T) {
 		assert.NoError(t, r.stop())
 	})
 }
+
+func TestConnNeverReturnsAnInvalidatedConnection(t *testing.T) {
+	for name, connector := range connectorKinds {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fake{}
+				r := start(t, connector(f), exponential(time.Second, time.Minute))
+				c, err := r.Conn(t.Context())
+				require.NoError(t, err)
+				r.Invalidate(c, errors.New("read: EOF"))
+				// Run's goroutine may not have dropped c yet; Conn must not
+				// hand it out again meanwhile.
+				done, cancel := context.WithCancel(t.Context())
+				cancel()
+				got, err := r.Conn(done)
+				assert.ErrorIs(t, err, context.Canceled)
+				assert.Nil(t, got)
+				next, err := r.Conn(t.Context()) // waits through the backoff
+				require.NoError(t, err)
+				assert.NotSame(t, c, next)
+				assert.NoError(t, r.stop())
+			})
+		})
+	}
+}

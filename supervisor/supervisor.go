@@ -95,7 +95,9 @@ func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
 	var zero C
 	for {
 		s.mu.Lock()
-		conn, ready, st, lastErr, failErr := s.live, s.ready, s.status.State, s.status.Err, s.failErr
+		// An invalidated connection is not handed out again, even before
+		// Run's goroutine has dropped it: a read loop would spin on it.
+		conn, ready, st, lastErr, failErr := s.live, s.ready && s.invalidErr == nil, s.status.State, s.status.Err, s.failErr
 		if s.changed == nil {
 			s.changed = make(chan struct{})
 		}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestFollowResubscribesAfterARestart follows the local feed across one of
+// its restarts.
+func TestFollowResubscribesAfterARestart(t *testing.T) {
+	feed, err := startLocalFeed(time.Second)
+	require.NoError(t, err)
+	defer feed.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
+	defer cancel()
+	var out bytes.Buffer // follow is the only writer
+	require.NoError(t, follow(ctx, &out, feed.URL, "prices"))
+	text := out.String()
+	assert.Contains(t, text, "connected (#1): subscribing to prices")
+	assert.Contains(t, text, "connected (#2): subscribing to prices", "resubscribed after the 1012 restart:\n%s", text)
+	assert.Contains(t, text, "StatusServiceRestart")
+	assert.GreaterOrEqual(t, strings.Count(text, "prices: "), 5)
+}
