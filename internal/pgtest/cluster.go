@@ -29,6 +29,13 @@ type Options struct {
 	// Settings are extra postgresql.conf settings, e.g.
 	// {"max_connections": "5"}. They survive restarts.
 	Settings map[string]string
+	// Port is the TCP port to listen on; 0 picks a free one. A test that
+	// restarts the server many times while clients keep connecting should
+	// choose a free port below the kernel's ephemeral range (32768 and up
+	// on Linux): an outgoing connection may take a port in that range
+	// while the server is down, and the restart then fails with "address
+	// already in use".
+	Port int
 }
 
 // Cluster is one running (or stopped) throwaway PostgreSQL server. Its

@@ -34,8 +34,10 @@ func (c *Cluster) create(o Options) error {
 	}
 	var err error
 	for range 5 {
-		if c.port, err = freePort(); err != nil {
-			return err
+		if c.port = o.Port; c.port == 0 {
+			if c.port, err = freePort(); err != nil {
+				return err
+			}
 		}
 		settings := map[string]string{
 			"listen_addresses": "'127.0.0.1'", "port": fmt.Sprint(c.port), "unix_socket_directories": "'" + sock + "'",
@@ -45,7 +47,7 @@ func (c *Cluster) create(o Options) error {
 		if err = c.writeConf(settings); err != nil {
 			return err
 		}
-		if err = c.start(); err == nil || !strings.Contains(c.Log(), "already in use") {
+		if err = c.start(); err == nil || o.Port != 0 || !strings.Contains(c.Log(), "already in use") {
 			return err
 		}
 	}

@@ -26,10 +26,20 @@ type Proxy struct {
 // New starts a proxy on 127.0.0.1 (a free port) to upstream.
 func New(t testing.TB, upstream string) *Proxy {
 	t.Helper()
+	return NewOn(t, "127.0.0.1:0", upstream)
+}
+
+// NewOn starts a proxy listening on listen (host:port) to upstream. A
+// proxy that is disabled and enabled again many times should listen on a
+// port below the kernel's ephemeral range (32768 and up on Linux): there
+// no outgoing connection can take the port while the proxy is disabled,
+// which would make Enable fail with "address already in use".
+func NewOn(t testing.TB, listen, upstream string) *Proxy {
+	t.Helper()
 	srv := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(prometheus.NewRegistry()), zerolog.Nop())
-	p := toxiproxy.NewProxy(srv, t.Name(), "127.0.0.1:0", upstream)
+	p := toxiproxy.NewProxy(srv, t.Name(), listen, upstream)
 	if err := p.Start(); err != nil {
-		t.Fatalf("toxitest: start proxy to %s: %v", upstream, err)
+		t.Fatalf("toxitest: start proxy on %s to %s: %v", listen, upstream, err)
 	}
 	t.Cleanup(func() {
 		// Toxics first: a latency toxic's goroutines outlive Proxy.Stop.

@@ -1,0 +1,88 @@
+package chaos
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+var (
+	seedFlag     = flag.Uint64("chaos.seed", 0, "seed of the fault schedule and of every backoff; 0 picks one (it is printed)")
+	durationFlag = flag.Duration("chaos.duration", 0, "how long faults are injected; 0 means 24s, or 7s with -short")
+	breakFlag    = flag.String("chaos.break", "", "break one invariant on purpose to see its check fail: "+strings.Join(breaks, ", "))
+)
+
+// The timings every subject uses: small, so that recovery takes about a
+// second.
+const (
+	connectTimeout = time.Second // supervisor.Options.ConnectTimeout
+	backoffBase    = 30 * time.Millisecond
+	backoffCap     = time.Second
+	stableAfter    = 2 * time.Second
+
+	pingInterval = 300 * time.Millisecond // WebSocket heartbeat, Pool pings
+	pingTimeout  = 700 * time.Millisecond
+
+	rtTimeout     = time.Second     // a Connected subject's round trip
+	overlapGrace  = time.Second     // how long a second server-side connection may linger
+	stopBound     = 2 * time.Second // Run returns after cancel; then the server side is closed
+	recoverMargin = 3 * time.Second // detection + ConnectTimeout + slack, on top of Cap
+)
+
+// mix is how many subjects of each kind run, and how many servers the
+// WebSocket subjects share.
+type mix struct {
+	ws, listeners, pools int
+	wsServers            int
+}
+
+func (m mix) total() int { return m.ws + m.listeners + m.pools }
+
+var defaultMix = mix{ws: 26, listeners: 14, pools: 10, wsServers: 3}
+
+// config is one run's parameters.
+type config struct {
+	seed     uint64
+	duration time.Duration // faults are injected this long
+	mix      mix
+	brk      string // the invariant broken on purpose, or ""
+}
+
+func newConfig(t *testing.T) config {
+	c := config{seed: *seedFlag, duration: *durationFlag, mix: defaultMix, brk: *breakFlag}
+	if c.seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		c.seed = binary.LittleEndian.Uint64(b[:])>>1 | 1
+	}
+	if c.duration == 0 {
+		c.duration = 24 * time.Second
+		if testing.Short() {
+			c.duration = 7 * time.Second
+		}
+	}
+	if c.brk != "" && !slices.Contains(breaks, c.brk) {
+		t.Fatalf("-chaos.break=%q: want one of %s", c.brk, strings.Join(breaks, ", "))
+	}
+	return c
+}
+
+// backoff returns subject i's backoff: seeded from the run's seed, so
+// that the jitter is the same when the seed is.
+func (c config) backoff(i int) backoff.Config {
+	return backoff.Config{Base: backoffBase, Cap: backoffCap, Seed: c.seed + uint64(i)*0x9E3779B97F4A7C15}
+}
+
+func (c config) String() string {
+	return fmt.Sprintf("seed=%d duration=%v subjects=%d (ws=%d listener=%d pool=%d)",
+		c.seed, c.duration, c.mix.total(), c.mix.ws, c.mix.listeners, c.mix.pools)
+}
+
+func uitoa(n uint64) string { return fmt.Sprint(n) }

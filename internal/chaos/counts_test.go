@@ -1,0 +1,94 @@
+package chaos
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// summary is what a run counted.
+type summary struct {
+	cfg         config
+	faults      [numFaultKinds]int
+	skipped     int    // planned faults whose target still had one
+	reconnects  uint64 // connections after each subject's first
+	messages    int64  // feed messages, notifications, query results received
+	covered     int64  // numbers skipped under a reconnect or Missed event (allowed)
+	replayed    int64  // numbers received again (replays, ambiguous NOTIFYs)
+	lost        int64  // numbers skipped without either: violations
+	opened      int    // server-side connections the WebSocket servers accepted
+	leakedConns int
+	leakedGos   int
+	violations  int64
+	rt          *rtStats
+	recovered   time.Duration // from the last fault's end to every subject recovered
+	peakGos     int64
+	elapsed     time.Duration
+}
+
+func (s *summary) faultTotal() int {
+	n := 0
+	for _, c := range s.faults {
+		n += c
+	}
+	return n
+}
+
+// line is the one line of counts every run ends with.
+func (s *summary) line() string {
+	return fmt.Sprintf("chaos: seed=%d faults=%d reconnects=%d messages=%d lost=%d leaked=%d violations=%d",
+		s.cfg.seed, s.faultTotal(), s.reconnects, s.messages, s.lost, s.leakedConns+s.leakedGos, s.violations)
+}
+
+// details says more, for a reader of the log.
+func (s *summary) details() string {
+	var kinds []string
+	for k, n := range s.faults {
+		kinds = append(kinds, fmt.Sprintf("%v=%d", faultKind(k), n))
+	}
+	rt := s.rt
+	if rt == nil {
+		rt = &rtStats{}
+	}
+	return fmt.Sprintf("chaos: faults %s (skipped %d, target busy); round trips ok=%d slowest=%v, not checked: down=%d faulted=%d older=%d other=%d; "+
+		"recovered %v after the last fault; numbers skipped under a reconnect or Missed=%d, received again=%d; "+
+		"ws connections accepted=%d; leaked connections=%d goroutines=%d; peak goroutines=%d; took %v",
+		strings.Join(kinds, " "), s.skipped, rt.ok.Load(), time.Duration(rt.slowest.Load()).Round(time.Millisecond),
+		rt.down.Load(), rt.faulted.Load(), rt.older.Load(), rt.other.Load(),
+		s.recovered.Round(time.Millisecond), s.covered, s.replayed, s.opened, s.leakedConns, s.leakedGos, s.peakGos,
+		s.elapsed.Round(100*time.Millisecond))
+}
+
+// announce logs line and prints it to stdout, so that it shows in go test
+// -v and in CI logs.
+func announce(t testing.TB, line string) {
+	t.Helper()
+	t.Log(line)
+	fmt.Println(line)
+}
+
+// collect adds up what the subjects counted.
+func (s *summary) collect(st *suite) {
+	for _, sub := range st.subjects {
+		b := sub.base()
+		if c := sub.Status().Connects; c > 1 {
+			s.reconnects += c - 1
+		}
+		s.messages += b.messages.Load()
+	}
+	for _, w := range st.ws {
+		_, covered, dups := w.feed.counts()
+		s.covered += covered
+		s.replayed += dups
+	}
+	for _, l := range st.listeners {
+		_, covered, dups := l.notes.counts()
+		s.covered += covered
+		s.replayed += dups
+	}
+	st.live.mu.Lock()
+	s.opened = st.live.opens
+	st.live.mu.Unlock()
+	s.lost = st.v.lost.Load()
+}

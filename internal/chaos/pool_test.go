@@ -1,0 +1,101 @@
+package chaos
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/toxitest"
+)
+
+// poolMaxConns is each Pool's MaxConns: its limit of live server-side
+// connections (see doc.go, "one connection").
+const poolMaxConns = 2
+
+// poolInterval is the time between two queries of a Pool's worker.
+const poolInterval = 50 * time.Millisecond
+
+// poolSubject is a postgres.Pool through its own proxy, with one worker
+// running queries whose answers it checks.
+type poolSubject struct {
+	subjectBase
+	p        *postgres.Pool
+	v        *violations
+	failures atomic.Int64 // queries that failed (faults); not a violation
+}
+
+func newPoolSubject(t testing.TB, i int, c *pgtest.Cluster, cfg config, v *violations, live *liveCounter) *poolSubject {
+	name := fmt.Sprintf("pgp-%02d", i)
+	proxy := toxitest.NewOn(t, lowAddr(t), upstream(c))
+	p, err := postgres.NewPool(postgres.PoolOptions{
+		Options: postgres.Options{
+			DSN:  dsnVia(c, proxy.Addr(), name, "pool_max_conns", fmt.Sprint(poolMaxConns)),
+			Name: name, Backoff: cfg.backoff(2000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+		},
+		PingInterval: pingInterval,
+		PingTimeout:  pingTimeout,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.setLimit(name, poolMaxConns)
+	return &poolSubject{subjectBase: newBase(name, "pool", proxy), p: p, v: v}
+}
+
+func (s *poolSubject) run(ctx context.Context) error { return s.p.Run(ctx) }
+
+func (s *poolSubject) Status() health.Status { return s.p.Status() }
+
+func (s *poolSubject) Subscribe() (<-chan health.Status, func()) { return s.p.Subscribe() }
+
+func (s *poolSubject) consume(context.Context, *sync.WaitGroup) {}
+
+// work queries the pool every poolInterval and checks each answer.
+func (s *poolSubject) work(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Go(func() {
+		tick := time.NewTicker(poolInterval)
+		defer tick.Stop()
+		for k := int64(1); ; k++ {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			pool, err := s.p.Conn(ctx)
+			if err != nil {
+				continue // ctx ended, or not Connected in time
+			}
+			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			var got int64
+			err = pool.QueryRow(qctx, "SELECT $1::bigint", k).Scan(&got)
+			cancel()
+			switch {
+			case err != nil:
+				s.failures.Add(1)
+			case got != k:
+				s.v.add(ruleSequence, s.name, "query for %d answered %d", k, got)
+			default:
+				s.messages.Add(1)
+			}
+		}
+	})
+}
+
+// roundTrip runs one query on the pool.
+func (s *poolSubject) roundTrip(ctx context.Context) error {
+	pool, err := s.p.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	var one int
+	return pool.QueryRow(ctx, "SELECT 1").Scan(&one)
+}
+
+// fence: a pool has no sequence.
+func (s *poolSubject) fence(context.Context) error { return nil }

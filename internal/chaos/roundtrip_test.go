@@ -1,0 +1,101 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redial-go/redial/health"
+)
+
+// The round-trip rule (see doc.go): a subject that says Connected, with
+// no fault touching it now, completes a round trip within rtTimeout if
+// its connection cannot have been hurt by a fault without it noticing:
+// either the connection's attempt began after the last fault touching it
+// was removed (an attempt begins at most ConnectTimeout before
+// Status.Since), or that fault was removed more than detectBound ago,
+// long enough for the heartbeats to notice a connection it broke (no
+// fault leaves a connection silently broken once it is removed: the
+// toxics either close every connection they touch or pass on everything
+// they held). A fault that comes during the round trip voids the check.
+// A subject that loses its connection during a failed round trip is a
+// violation too: it said Connected and could not deliver.
+
+// detectBound is how long after a fault a connection that lived through
+// it is trusted to be healthy or known broken: a Pool's ping interval and
+// two ping timeouts (the longest detection here), and slack.
+const detectBound = pingInterval + 2*pingTimeout + 500*time.Millisecond
+
+// rtStats counts the probes.
+type rtStats struct {
+	ok      atomic.Int64
+	down    atomic.Int64 // skipped: not Connected
+	faulted atomic.Int64 // skipped: a fault in force now
+	older   atomic.Int64 // skipped: the connection is older than the last fault
+	other   atomic.Int64 // skipped: a fault came during the probe, the test's side failed, the run ended
+	slowest atomic.Int64 // nanoseconds
+}
+
+const (
+	probers     = 8                      // goroutines that probe, each a share of the subjects
+	probePeriod = 150 * time.Millisecond // pause after each pass over a share
+)
+
+// probe checks the round-trip rule once for s.
+func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
+	b := s.base()
+	before := s.Status()
+	// No fault may have been in force since the attempt's beginning, or
+	// since detectBound ago, whichever came last.
+	since := before.Since.Add(-connectTimeout)
+	if trusted := time.Now().Add(-detectBound); trusted.After(since) {
+		since = trusted
+	}
+	switch active, lastEnd := b.window.state(); {
+	case before.State != health.Connected:
+		stats.down.Add(1)
+		return
+	case active:
+		stats.faulted.Add(1)
+		return
+	case !lastEnd.Before(since):
+		stats.older.Add(1)
+		return
+	}
+	rctx, cancel := context.WithTimeout(ctx, rtTimeout)
+	start := time.Now()
+	err := s.roundTrip(rctx)
+	took := time.Since(start)
+	cancel()
+	if err == nil {
+		stats.ok.Add(1)
+		for old := stats.slowest.Load(); int64(took) > old && !stats.slowest.CompareAndSwap(old, int64(took)); old = stats.slowest.Load() {
+		}
+		return
+	}
+	if ctx.Err() != nil || errors.Is(err, errHelper) || !b.window.quietSince(since) {
+		stats.other.Add(1) // the run is ending, the test's own side failed, or a fault came meanwhile
+		return
+	}
+	after := s.Status()
+	v.add(ruleRoundTrip, b.name, "said Connected (connection %d, since %s, no fault since its attempt began) but a round trip failed after %v: %v; now %s, connection %d",
+		before.Connects, before.Since.Format("15:04:05.000"), took.Round(time.Millisecond), err, after.State, after.Connects)
+}
+
+// startProbers probes every subject in turn until ctx ends.
+func startProbers(ctx context.Context, wg *sync.WaitGroup, subjects []subject, v *violations, stats *rtStats) {
+	for k := range probers {
+		wg.Go(func() {
+			for {
+				for i := k; i < len(subjects); i += probers {
+					probe(ctx, subjects[i], v, stats)
+				}
+				if !pause(ctx, probePeriod) {
+					return
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package chaos
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// checkStopped is the first half of the stop rule: after cancel (at
+// cancelled), every Run returns within stopBound, without an error. It
+// waits a while longer for late ones, so that they are reported rather
+// than leaked.
+func checkStopped(subjects []subject, cancelled time.Time, v *violations) {
+	late := cancelled.Add(stopBound)
+	for _, s := range subjects {
+		b := s.base()
+		timer := time.NewTimer(time.Until(late))
+		select {
+		case <-b.runDone:
+			timer.Stop()
+		case <-timer.C:
+			v.add(ruleStop, b.name, "Run did not return within %v of cancel (state %s)", stopBound, s.Status().State)
+			<-b.runDone // a hang here ends in the test's -timeout, with the stacks
+		}
+		if b.runErr != nil {
+			v.add(ruleGaveUp, b.name, "Run returned %v", b.runErr)
+		}
+	}
+}
+
+// checkClosed is the second half: once every Run returned, the servers
+// see every connection of the subjects closed: the WebSocket servers'
+// counts and pg_stat_activity are empty within stopBound. It returns how
+// many were still open.
+func checkClosed(live *liveCounter, helper *pgxpool.Pool, pg []string, v *violations) int {
+	deadline := time.Now().Add(stopBound)
+	for {
+		open := live.openNow() // the servers' counts; the PostgreSQL subjects' are read now
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		counts, err := pgCounts(ctx, helper)
+		cancel()
+		for _, name := range pg {
+			delete(open, name)
+		}
+		maps.Copy(open, counts)
+		if err == nil && len(open) == 0 {
+			return 0
+		}
+		if time.Now().After(deadline) {
+			leaked := 0
+			for _, name := range slices.Sorted(maps.Keys(open)) {
+				v.add(ruleLeak, name, "%d server-side connection(s) still open %v after every Run returned", open[name], stopBound)
+				leaked += open[name]
+			}
+			if err != nil {
+				v.add(ruleLeak, "postgres", "pg_stat_activity unreadable: %v", err)
+			}
+			return leaked
+		}
+		pause(context.Background(), 50*time.Millisecond) // the servers say nothing when a count drops: poll
+	}
+}

@@ -1,0 +1,68 @@
+package chaos
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/redial-go/redial/internal/pgtest"
+)
+
+// suite is everything one run builds: the servers, the PostgreSQL
+// cluster, the subjects, and the checks' shared state.
+type suite struct {
+	cfg       config
+	v         *violations
+	live      *liveCounter
+	cluster   *pgtest.Cluster
+	helper    *pgxpool.Pool
+	servers   []serverGroup
+	subjects  []subject
+	ws        []*wsSubject
+	listeners []*listenerSubject
+	pg        []subject // the Listeners and Pools
+}
+
+// build starts the servers and the cluster and makes every subject; none
+// runs yet. Everything is closed when t ends.
+func build(t *testing.T, cfg config) *suite {
+	v := newViolations(t)
+	s := &suite{cfg: cfg, v: v, live: newLiveCounter(v)}
+	s.cluster = startCluster(t)
+	s.helper = helperPool(t, s.cluster)
+	var wsServers []*wsServer
+	for k := range cfg.mix.wsServers {
+		srv := startWSServer(t, fmt.Sprintf("wsserver-%d", k), s.live)
+		wsServers = append(wsServers, srv)
+		s.servers = append(s.servers, serverGroup{name: srv.name, srv: srv})
+	}
+	for i := range cfg.mix.ws {
+		k := i % len(wsServers)
+		w := newWSSubject(t, i, wsServers[k], cfg, v)
+		s.ws = append(s.ws, w)
+		s.servers[k].subjects = append(s.servers[k].subjects, w)
+		s.subjects = append(s.subjects, w)
+	}
+	for i := range cfg.mix.listeners {
+		l := newListenerSubject(t, i, s.cluster, s.helper, cfg, v)
+		s.listeners = append(s.listeners, l)
+		s.pg = append(s.pg, l)
+		s.subjects = append(s.subjects, l)
+	}
+	for i := range cfg.mix.pools {
+		p := newPoolSubject(t, i, s.cluster, cfg, v, s.live)
+		s.pg = append(s.pg, p)
+		s.subjects = append(s.subjects, p)
+	}
+	return s
+}
+
+// pgNames returns the names of the PostgreSQL subjects.
+func (s *suite) pgNames() []string {
+	var names []string
+	for _, p := range s.pg {
+		names = append(names, p.base().name)
+	}
+	return names
+}

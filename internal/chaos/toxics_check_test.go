@@ -1,0 +1,82 @@
+package chaos
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/internal/toxitest"
+)
+
+// counter serves numbered lines, one every 10ms, to every connection
+// until it ends.
+func counter(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() {
+				defer c.Close()
+				wg.Go(func() { _, _ = c.Read(make([]byte, 1)); c.Close() }) // the client's close ends it
+				tick := time.NewTicker(10 * time.Millisecond)
+				defer tick.Stop()
+				for n := 1; ; n++ {
+					if _, err := fmt.Fprintf(c, "%d\n", n); err != nil {
+						return
+					}
+					<-tick.C
+				}
+			})
+		}
+	})
+	return ln.Addr().String()
+}
+
+// The two toxics hold data back while they are in force and deliver all
+// of it, in order, when they are removed; removing them is quick, also
+// after the client gave up while they held data (toxiproxy's own latency
+// and bandwidth toxics took minutes there).
+func TestToxicsHoldAndRemoveQuickly(t *testing.T) {
+	for _, typ := range []string{latencyToxic, stallToxic} {
+		t.Run(typ, func(t *testing.T) {
+			p := toxitest.New(t, counter(t))
+			c, err := net.Dial("tcp", p.Addr())
+			require.NoError(t, err)
+			defer c.Close()
+			lines := bufio.NewScanner(c)
+			require.True(t, lines.Scan())
+			p.Add(t, "t", typ, "downstream", map[string]any{"latency": 300})
+			pause(context.Background(), 500*time.Millisecond) // the toxic holds what comes meanwhile
+			start := time.Now()
+			p.Remove(t, "t")
+			assert.Less(t, time.Since(start), 200*time.Millisecond, "removal with a live client")
+			for want := 2; want <= 60; want++ {
+				require.True(t, lines.Scan(), "line %d", want)
+				require.Equal(t, fmt.Sprint(want), lines.Text(), "nothing lost or reordered")
+			}
+
+			c2, err := net.Dial("tcp", p.Addr())
+			require.NoError(t, err)
+			p.Add(t, "t2", typ, "downstream", map[string]any{"latency": 1000})
+			pause(context.Background(), 300*time.Millisecond)
+			c2.Close() // the client gives up while the toxic holds its data
+			pause(context.Background(), 100*time.Millisecond)
+			start = time.Now()
+			p.Remove(t, "t2")
+			assert.Less(t, time.Since(start), flushBudget+500*time.Millisecond, "removal after the client gave up")
+		})
+	}
+}

@@ -1,0 +1,119 @@
+package chaos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	redialws "github.com/redial-go/redial/adapters/websocket"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// wsSubject is a WebSocket supervisor (adapters/websocket.New) reading a
+// feed through its own proxy, with a reader that calls Read in a loop as
+// the adapter asks.
+type wsSubject struct {
+	subjectBase
+	sup    *supervisor.Supervisor[*websocket.Conn]
+	srv    *wsServer
+	stream *feedStream
+	feed   *feedCheck
+	conns  atomic.Uint64 // connection numbers, one per OnConnect
+	url    string
+	brk    string // the break this subject carries, if any
+
+	mu    sync.Mutex
+	extra []*websocket.Conn // opened by -chaos.break=second-conn or leak-conn
+}
+
+func newWSSubject(t testing.TB, i int, srv *wsServer, cfg config, v *violations) *wsSubject {
+	name := fmt.Sprintf("ws-%02d", i)
+	proxy := toxitest.NewOn(t, lowAddr(t), srv.addr)
+	s := &wsSubject{subjectBase: newBase(name, "ws", proxy), srv: srv, feed: newFeedCheck(name, v)}
+	if i == 0 {
+		s.brk = cfg.brk
+	}
+	var skipAt uint64
+	if s.brk == breakSkipSeq {
+		skipAt = 50
+	}
+	s.stream = newFeedStream(i%2 == 0, skipAt) // half replay, half start fresh
+	srv.register(name, s.stream)
+	s.url = "ws://" + proxy.Addr() + "/feed?id=" + name
+	sup, err := redialws.New(redialws.Options{
+		URL:          s.url,
+		PingInterval: pingInterval,
+		PingTimeout:  pingTimeout,
+		CloseTimeout: 500 * time.Millisecond,
+		Supervisor: supervisor.Options[*websocket.Conn]{
+			Name: name, Backoff: cfg.backoff(i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+			OnConnect: s.onConnect,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.sup = sup
+	return s
+}
+
+// onConnect asks for the feed from the next number this subject wants.
+func (s *wsSubject) onConnect(ctx context.Context, c *websocket.Conn) error {
+	n := s.conns.Add(1)
+	if s.brk == breakSecondConn {
+		s.openExtra(ctx, false)
+	}
+	return c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, "resume %d %d", n, s.feed.want.Load()))
+}
+
+func (s *wsSubject) run(ctx context.Context) error { return s.sup.Run(ctx) }
+
+func (s *wsSubject) Status() health.Status { return s.sup.Status() }
+
+func (s *wsSubject) Subscribe() (<-chan health.Status, func()) { return s.sup.Subscribe() }
+
+// consume is the program's reader: Read in a loop until the supervisor
+// stopped.
+func (s *wsSubject) consume(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Go(func() {
+		for {
+			_, msg, err := redialws.Read(ctx, s.sup)
+			switch {
+			case errors.Is(err, supervisor.ErrStopped) || errors.Is(err, supervisor.ErrFailed) || ctx.Err() != nil:
+				return
+			case err == nil:
+				s.feed.onMessage(msg)
+				s.messages.Add(1)
+			}
+		}
+	})
+}
+
+// work: the server sends, the reader reads; nothing else to do.
+func (s *wsSubject) work(context.Context, *sync.WaitGroup) {}
+
+// roundTrip pings over the live connection and waits for the pong, which
+// the server's reader answers.
+func (s *wsSubject) roundTrip(ctx context.Context) error {
+	c, err := s.sup.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Ping(ctx)
+}
+
+// fence waits until the reader received the last number the server made.
+func (s *wsSubject) fence(ctx context.Context) error {
+	s.stream.mu.Lock()
+	n := s.stream.next - 1
+	s.stream.mu.Unlock()
+	return s.feed.waitFor(ctx, n)
+}
