@@ -1,0 +1,165 @@
+package tcp_test
+
+import (
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
+)
+
+func newTCP(t *testing.T, o tcp.Options) *supervisor.Supervisor[net.Conn] {
+	t.Helper()
+	if o.Supervisor.Name == "" {
+		o.Supervisor.Name = "tcp"
+	}
+	if o.Supervisor.Backoff == (backoff.Config{}) {
+		o.Supervisor.Backoff = fast(20*time.Millisecond, 100*time.Millisecond)
+	}
+	s, err := tcp.New(o)
+	require.NoError(t, err)
+	return s
+}
+
+func errHas(substr ...string) func(health.Status) bool {
+	return func(st health.Status) bool {
+		if st.Err == nil {
+			return false
+		}
+		for _, s := range substr {
+			if !strings.Contains(st.Err.Error(), s) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+func TestServerRestartMidStream(t *testing.T) {
+	srv := startServer(t, echo)
+	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr}})
+	ch, unsub := s.Subscribe()
+	defer unsub()
+	run(t, s)
+	p := startProgram(t, s)
+	c1 := p.next(t)
+
+	srv.stop()
+	lost := until(t, ch, "lost", errHas("connection lost"))
+	assert.Equal(t, health.Backoff, lost.State)
+	t.Logf("the program's reader saw: %v", lost.Err)
+	refused := until(t, ch, "refused", errHas("connection refused"))
+	assert.Equal(t, health.Backoff, refused.State, "refused is retried")
+
+	srv.restart()
+	p.next(t, c1)
+	st := s.Status()
+	assert.Equal(t, health.Connected, st.State)
+	assert.Equal(t, uint64(2), st.Connects)
+}
+
+func TestResetPeer(t *testing.T) {
+	proxy := toxitest.New(t, startServer(t, echo).addr)
+	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: proxy.Addr()}})
+	ch, unsub := s.Subscribe()
+	defer unsub()
+	run(t, s)
+	p := startProgram(t, s)
+	c1 := p.next(t)
+
+	proxy.ResetPeer(t, "rst", 0)
+	st := until(t, ch, "reset", errHas("connection lost", "connection reset by peer"))
+	assert.Equal(t, health.Backoff, st.State, "a reset is retried")
+
+	proxy.Remove(t, "rst")
+	p.next(t, c1)
+	assert.Equal(t, health.Connected, s.Status().State)
+}
+
+func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
+	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: "nonexistent.invalid:1", Resolver: nxdomain(t)}})
+	ch, unsub := s.Subscribe()
+	defer unsub()
+	stop := run(t, s)
+	st := until(t, ch, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
+	assert.Equal(t, health.Backoff, st.State, "not Failed: DNS comes back")
+	assert.ErrorContains(t, st.Err, `host "nonexistent.invalid" not found in DNS`)
+	var dns *net.DNSError
+	require.ErrorAs(t, st.Err, &dns)
+	assert.True(t, dns.IsNotFound)
+	assert.NoError(t, stop())
+}
+
+func TestFlappingServerBackoffNeverResets(t *testing.T) {
+	srv := startServer(t, drop)
+	base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
+	s := newTCP(t, tcp.Options{
+		DialOptions: tcp.DialOptions{Address: srv.addr},
+		Supervisor:  supervisor.Options[net.Conn]{Backoff: fast(base, cap)},
+	})
+	waits := recordWaits(s)
+	stop := run(t, s)
+	startProgram(t, s) // reads EOF at once and invalidates
+	<-time.After(window)
+	require.NoError(t, stop())
+
+	accepts := int(srv.accepts.Load())
+	limit := maxAttempts(base, cap, window)
+	planned := waits()
+	t.Logf("%d connections accepted in %v (backoff allows %d); planned waits %v", accepts, window, limit, planned)
+	assert.LessOrEqual(t, accepts, limit)
+	assert.GreaterOrEqual(t, accepts, 4, "the server flapped")
+	assertGrowing(t, planned, base)
+}
+
+// recordWaits records the planned wait of every Backoff status seen; call
+// the func it returns once, to stop and get them.
+func recordWaits(s runner) func() []time.Duration {
+	ch, unsub := s.Subscribe()
+	done := make(chan []time.Duration, 1)
+	go func() {
+		var waits []time.Duration
+		for st := range ch {
+			if st.State == health.Backoff {
+				// NextAttempt is computed a few µs before Since is stamped.
+				waits = append(waits, st.NextAttempt.Sub(st.Since).Round(time.Millisecond))
+			}
+		}
+		done <- waits
+	}()
+	return func() []time.Duration { unsub(); return <-done }
+}
+
+// assertGrowing checks that the backoff never went back: every planned
+// wait is at least base and at least the one before.
+func assertGrowing(t *testing.T, waits []time.Duration, base time.Duration) {
+	t.Helper()
+	require.NotEmpty(t, waits)
+	for i, w := range waits {
+		assert.GreaterOrEqual(t, w, base, "wait %d of %v", i, waits)
+		if i > 0 {
+			assert.GreaterOrEqual(t, w, waits[i-1], "wait %d of %v: the backoff was reset", i, waits)
+		}
+	}
+}
+
+func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
+	srv := startServer(t, echo)
+	c, err := tcp.NewConnector(tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr}})
+	require.NoError(t, err)
+	conn, err := c.Connect(t.Context())
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+	assert.NoError(t, c.Close(conn))
+	_, err = conn.Write([]byte("x"))
+	assert.True(t, errors.Is(err, net.ErrClosed))
+}
