@@ -55,13 +55,11 @@ func (d *dialer) dial(ctx context.Context) (net.Conn, error) {
 // aLongTimeAgo is a deadline in the past: it interrupts blocked I/O.
 var aLongTimeAgo = time.Unix(1, 0)
 
-// withDeadline runs f on conn with conn's deadline taken from ctx, and
-// interrupts f's I/O when ctx ends. The deadline is cleared afterwards.
+// withDeadline runs f on conn and interrupts f's I/O when ctx ends (its
+// deadline in the past), so that a Handshake that ignores ctx still ends
+// with the attempt; the attempt's error then says it timed out. The
+// deadline is cleared afterwards.
 func withDeadline(ctx context.Context, conn net.Conn, f func(context.Context, net.Conn) error) error {
-	dl, _ := ctx.Deadline() // zero: no deadline
-	if err := conn.SetDeadline(dl); err != nil {
-		return err
-	}
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(aLongTimeAgo) })
 	err := f(ctx, conn)
 	if !stop() {

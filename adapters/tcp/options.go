@@ -58,8 +58,9 @@ type Options struct {
 	// authentication exchange, a first ping. Without it a connection counts
 	// as made once the TCP (and TLS) handshake completed — through a proxy
 	// or load balancer that is the proxy's accept, not the server's answer.
-	// conn's deadline is set from ctx (and to the past when ctx is
-	// cancelled) while Handshake runs and cleared afterwards.
+	// conn's I/O is interrupted when ctx ends (its deadline is set in the
+	// past), so a Handshake that only reads and writes still ends with the
+	// attempt.
 	Handshake func(ctx context.Context, conn net.Conn) error
 	// Supervisor configures the supervisor; a nil Classify means Classify.
 	Supervisor supervisor.Options[net.Conn]

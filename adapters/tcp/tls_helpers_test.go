@@ -51,3 +51,13 @@ func tlsServe(cfg *tls.Config, handle func(net.Conn, <-chan struct{})) func(net.
 		handle(tc, quit)
 	}
 }
+
+// mustPool returns a pool that trusts the server config's certificate.
+func mustPool(t *testing.T, server *tls.Config) *x509.CertPool {
+	t.Helper()
+	cert, err := x509.ParseCertificate(server.Certificates[0].Certificate[0])
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return pool
+}
