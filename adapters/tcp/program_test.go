@@ -12,12 +12,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // program plays the program's side of the plain TCP contract: it takes the
 // live connection from Conn, makes round trips on it every few
-// milliseconds, and reports a failed Read or Write with Invalidate. Each
+// milliseconds, and reports a failed Read or Write with Reconnect. Each
 // connection on which a round trip succeeded is offered on ok.
 type program struct {
 	ok chan net.Conn
@@ -35,18 +36,15 @@ func startProgram(t *testing.T, s *supervisor.Supervisor[net.Conn]) *program {
 func (p *program) run(ctx context.Context, s *supervisor.Supervisor[net.Conn]) {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	for i := 0; ; i++ {
-		conn, err := s.Conn(ctx)
-		if err != nil {
-			return
-		}
+	conn, err := s.Conn(ctx)
+	for err == nil {
 		stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
 		err = p.roundTrips(ctx, conn, tick.C)
 		stop()
 		if ctx.Err() != nil {
 			return
 		}
-		s.Invalidate(conn, err)
+		conn, err = tcp.Reconnect(ctx, s, conn, err)
 	}
 }
 
@@ -104,4 +102,3 @@ func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 		}
 	}
 }
-

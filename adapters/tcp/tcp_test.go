@@ -2,6 +2,7 @@ package tcp_test
 
 import (
 	"errors"
+	"io"
 	"net"
 	"strings"
 	"testing"
@@ -162,4 +163,23 @@ func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
 	assert.NoError(t, c.Close(conn))
 	_, err = conn.Write([]byte("x"))
 	assert.True(t, errors.Is(err, net.ErrClosed))
+}
+
+// Invalidate returns at once; until the supervisor dropped the connection
+// Conn may still return it. Reconnect never does.
+func TestReconnectNeverReturnsTheSameConn(t *testing.T) {
+	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: startServer(t, echo).addr}})
+	run(t, s)
+	ctx := ctxWait(t)
+	conn, err := s.Conn(ctx)
+	require.NoError(t, err)
+	for i := range 20 {
+		next, err := tcp.Reconnect(ctx, s, conn, io.EOF)
+		require.NoError(t, err)
+		require.NotEqual(t, conn, next, "reconnect %d returned the invalidated conn", i)
+		conn = next
+	}
+	st := s.Status()
+	assert.Equal(t, uint64(21), st.Connects)
+	assert.ErrorIs(t, st.Err, io.EOF)
 }
