@@ -15,9 +15,9 @@ import (
 //
 // It is not a supervisor.Watcher: a byte stream cannot be watched without
 // taking bytes from the program. The program's reader is the watcher: when
-// a Read or Write fails (io.EOF, a reset, a timeout), it calls the
-// supervisor's Invalidate(conn, err), and the supervisor closes conn and
-// dials again.
+// a Read or Write fails (io.EOF, a reset, a timeout), it calls
+// Reconnect (or the supervisor's Invalidate), and the supervisor closes
+// conn and dials again.
 type Connector struct {
 	d         *dialer
 	handshake func(context.Context, net.Conn) error

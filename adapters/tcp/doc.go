@@ -8,14 +8,14 @@
 // Watch: the program's reader is the one that sees the connection fail
 // (io.EOF, a reset, a timeout), and it must say so:
 //
-//	for {
-//		conn, err := s.Conn(ctx) // waits while there is no connection
-//		if err != nil {
-//			return err // ctx ended, or the supervisor gave up
-//		}
+//	conn, err := s.Conn(ctx) // waits while there is no connection
+//	for err == nil {
 //		err = readUntilError(conn)
-//		s.Invalidate(conn, err) // the supervisor closes conn and dials again
+//		// Invalidate (the supervisor closes conn and dials again), then
+//		// wait for the next connection.
+//		conn, err = tcp.Reconnect(ctx, s, conn, err)
 //	}
+//	return err // ctx ended, or the supervisor gave up
 //
 // A program that never reads never learns that the server went away.
 //
