@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
 	"time"
@@ -51,6 +52,23 @@ func (d *dialer) dial(ctx context.Context) (net.Conn, error) {
 	}
 	return c, nil
 }
+
+// dropOnClose returns conn for rpc2's codec, whose Close must not block:
+// a TLS connection is closed without a close_notify alert, which could
+// block for seconds on a stalled peer.
+func dropOnClose(conn net.Conn) io.ReadWriteCloser {
+	if tc, ok := conn.(*tls.Conn); ok {
+		return rawClose{Conn: tc, raw: tc.NetConn()}
+	}
+	return conn
+}
+
+type rawClose struct {
+	net.Conn
+	raw net.Conn
+}
+
+func (c rawClose) Close() error { return c.raw.Close() }
 
 // aLongTimeAgo is a deadline in the past: it interrupts blocked I/O.
 var aLongTimeAgo = time.Unix(1, 0)

@@ -2,7 +2,7 @@ package tcp_test
 
 import (
 	"context"
-	"runtime"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
 )
 
 func callFor(t *testing.T, r *tcp.RPC, d time.Duration, method string, reply *string) error {
@@ -68,10 +69,15 @@ func TestRPCLateReplyIsDiscarded(t *testing.T) {
 }
 
 // Every goroutine of a connection — rpc2's read loop and a request write
-// blocked on a peer that stopped reading — has ended when Run returns.
+// blocked on a peer that stopped reading — has ended when the supervisor
+// has closed it, and so before Run returns.
 func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 	srv := startServer(t, stall)
-	r := newRPC(t, srv.addr, func(o *tcp.RPCOptions) { o.DisableHeartbeat = true })
+	h := newStacksAt()
+	r := newRPC(t, srv.addr, func(o *tcp.RPCOptions) {
+		o.DisableHeartbeat = true
+		o.Supervisor.Logger = slog.New(h)
+	})
 	stop := run(t, r)
 	_, err := r.Conn(ctxWait(t))
 	require.NoError(t, err)
@@ -84,13 +90,72 @@ func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 	require.Contains(t, stacks(), "rpc2.(*Client).send", "the write is blocked")
 
 	require.NoError(t, stop())
-	left := stacks()
-	assert.NotContains(t, left, "rpc2.(*Client).readLoop")
-	assert.NotContains(t, left, "rpc2.(*Client).send")
-	assert.NotContains(t, left, "tcp.(*session)")
+	at := h.at("stopped")
+	require.Len(t, at, 1)
+	assertNoConnectionGoroutines(t, at[0])
 }
 
-func stacks() string {
-	buf := make([]byte, 1<<20)
-	return string(buf[:runtime.Stack(buf, true)])
+// A failed attempt (its first heartbeat went unanswered) is closed with
+// its goroutines before the supervisor moves on.
+func TestRPCFailedAttemptLeavesNothingRunning(t *testing.T) {
+	proxy := toxitest.New(t, startRPCServer(t, true).addr)
+	proxy.Silence(t, "silent")
+	h := newStacksAt()
+	r := newRPC(t, proxy.Addr(), func(o *tcp.RPCOptions) {
+		o.Supervisor.ConnectTimeout = 50 * time.Millisecond
+		o.Supervisor.Logger = slog.New(h)
+	})
+	ch, unsub := r.Subscribe()
+	defer unsub()
+	run(t, r)
+	until(t, ch, "attempt failed", func(st health.Status) bool { return st.Attempt >= 2 })
+	at := h.at("attempt failed")
+	require.NotEmpty(t, at)
+	assertNoConnectionGoroutines(t, at[0])
+}
+
+// assertNoConnectionGoroutines checks that no goroutine a client session
+// started (its read loop, a request being written) is in stacks. The test
+// servers' own rpc2 read loops are not.
+func assertNoConnectionGoroutines(t *testing.T, stacks string) {
+	t.Helper()
+	assert.False(t, strings.Contains(stacks, "tcp.(*session)"), "a goroutine of a closed connection is running:\n%s", stacks)
+}
+
+// slowArgs blocks rpc2's request write in its encoding until release is
+// closed: a request write that the closed socket cannot interrupt.
+type slowArgs struct{ release chan struct{} }
+
+func (a slowArgs) GobEncode() ([]byte, error) {
+	<-a.release
+	return []byte("x"), nil
+}
+
+// Close waits for a request still being written: Run returns after it.
+func TestRPCRunWaitsForARequestBeingWritten(t *testing.T) {
+	h := newStacksAt()
+	r := newRPC(t, startRPCServer(t, true).addr, func(o *tcp.RPCOptions) {
+		o.DisableHeartbeat = true
+		o.Supervisor.Logger = slog.New(h)
+	})
+	stop := run(t, r)
+	args := slowArgs{release: make(chan struct{})}
+	var reply string
+	ctx, cancel := context.WithTimeout(ctxWait(t), 50*time.Millisecond)
+	defer cancel()
+	require.ErrorIs(t, r.Call(ctx, "Server.Echo", args, &reply), context.DeadlineExceeded)
+
+	stopped := make(chan error, 1)
+	go func() { stopped <- stop() }()
+	select {
+	case err := <-stopped:
+		t.Error("Run returned while a request of its connection was being written")
+		stopped <- err
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(args.release)
+	require.NoError(t, <-stopped)
+	at := h.at("stopped")
+	require.Len(t, at, 1)
+	assertNoConnectionGoroutines(t, at[0])
 }

@@ -25,7 +25,7 @@ type session struct {
 }
 
 func newSession(conn net.Conn) *session {
-	c := &codec{Codec: rpc2.NewGobCodec(conn)}
+	c := &codec{Codec: rpc2.NewGobCodec(dropOnClose(conn))}
 	return &session{client: rpc2.NewClientWithCodec(c), codec: c, closed: make(chan struct{})}
 }
 

@@ -40,6 +40,24 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 	assert.Equal(t, uint64(2), r.Status().Connects)
 }
 
+func TestRPCOverTLS(t *testing.T) {
+	serverTLS, clientTLS := selfSigned(t)
+	rs := startRPCServerTLS(t, true, serverTLS)
+	r := newRPC(t, rs.addr, func(o *tcp.RPCOptions) { o.TLS = clientTLS })
+	ch, unsub := r.Subscribe()
+	defer unsub()
+	run(t, r)
+	ctx := ctxWait(t)
+	var reply string
+	require.NoError(t, r.Call(ctx, "Server.CallBack", "tls", &reply))
+	assert.Equal(t, "hello tls", reply)
+	rs.stop()
+	until(t, ch, "lost", errHas("connection lost"))
+	rs.restart()
+	require.NoError(t, r.Call(ctx, "Server.CallBack", "tls again", &reply))
+	assert.Equal(t, "hello tls again", reply)
+}
+
 func TestRPCCallWhileDisconnectedWaitsBoundedByItsContext(t *testing.T) {
 	rs := startRPCServer(t, true)
 	r := newRPC(t, rs.addr, nil)

@@ -2,6 +2,7 @@ package tcp_test
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"sync"
 	"testing"
@@ -29,6 +30,11 @@ type rpcServer struct {
 }
 
 func startRPCServer(t *testing.T, heartbeat bool) *rpcServer {
+	return startRPCServerTLS(t, heartbeat, nil)
+}
+
+// startRPCServerTLS serves TLS when cfg is set.
+func startRPCServerTLS(t *testing.T, heartbeat bool, cfg *tls.Config) *rpcServer {
 	srv := rpc2.NewServer()
 	rs := &rpcServer{release: make(chan struct{})}
 	if heartbeat {
@@ -51,7 +57,12 @@ func startRPCServer(t *testing.T, heartbeat bool) *rpcServer {
 		}
 		return nil
 	})
-	rs.server = startServer(t, func(c net.Conn, _ <-chan struct{}) { srv.ServeConn(c) })
+	rs.server = startServer(t, func(c net.Conn, _ <-chan struct{}) {
+		if cfg != nil {
+			c = tls.Server(c, cfg)
+		}
+		srv.ServeConn(c)
+	})
 	t.Cleanup(rs.unblock)
 	return rs
 }
