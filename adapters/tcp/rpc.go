@@ -77,11 +77,14 @@ func (r *RPC) Call(ctx context.Context, method string, args, reply any) error {
 		case errors.As(err, &se), ctx.Err() != nil:
 			return fmt.Errorf("call %s: %w", method, err)
 		}
-		r.Invalidate(client, err)
 		if sent {
+			r.Invalidate(client, err)
 			return fmt.Errorf("call %s: %w", method, err)
 		}
-		select { // never sent: wait until this client is gone, then retry
+		// Never sent: rpc2 had shut this client down, and the supervisor
+		// drops it as soon as its Watch sees DisconnectNotify. Wait for
+		// that, then try the next connection.
+		select {
 		case <-s.closed:
 		case <-ctx.Done():
 			return fmt.Errorf("call %s: %w (last error: %w)", method, ctx.Err(), err)

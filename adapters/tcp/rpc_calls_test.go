@@ -83,10 +83,19 @@ func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 	require.NoError(t, err)
 
 	big := strings.Repeat("x", 16<<20) // more than the socket buffers hold
-	var reply string
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	require.ErrorIs(t, r.Call(ctx, "Server.Echo", big, &reply), context.DeadlineExceeded)
+	call := make(chan error, 1)
+	go func() {
+		var reply string
+		call <- r.Call(ctx, "Server.Echo", big, &reply)
+	}()
+	select {
+	case err := <-call:
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(wait):
+		require.FailNow(t, "a Call blocked in its write did not return at its deadline")
+	}
 	require.Contains(t, stacks(), "rpc2.(*Client).send", "the write is blocked")
 
 	require.NoError(t, stop())
