@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/health"
 )
 
 func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
@@ -115,4 +116,36 @@ func TestRPCCallChecksItsArguments(t *testing.T) {
 	// server's answer all the same.
 	var se rpc2.ServerError
 	require.ErrorAs(t, r.Call(ctx, "Server.Missing", "x", &reply), &se)
+}
+
+// OnConnect runs on every new connection before it counts as Connected;
+// CallClient calls on that connection (Call would wait for it).
+func TestRPCOnConnectCallsTheNewClient(t *testing.T) {
+	rs := startRPCServer(t, true)
+	var r *tcp.RPC
+	var greetings []string // written by OnConnect, on Run's goroutine
+	var last *rpc2.Client
+	r = newRPC(t, rs.addr, func(o *tcp.RPCOptions) {
+		o.Supervisor.OnConnect = func(ctx context.Context, c *rpc2.Client) error {
+			var reply string
+			if err := r.CallClient(ctx, c, "Server.CallBack", "on connect", &reply); err != nil {
+				return err
+			}
+			greetings, last = append(greetings, reply), c
+			return nil
+		}
+	})
+	ch, unsub := r.Subscribe()
+	defer unsub()
+	stop := run(t, r)
+	until(t, ch, "connected", isState(health.Connected))
+	rs.stop()
+	until(t, ch, "lost", errHas("connection lost"))
+	rs.restart()
+	until(t, ch, "connected again", func(st health.Status) bool { return st.State == health.Connected && st.Connects == 2 })
+	require.NoError(t, stop())
+	assert.Equal(t, []string{"hello on connect", "hello on connect"}, greetings)
+
+	assert.ErrorIs(t, r.CallClient(t.Context(), last, "Server.Echo", "x", new(string)), rpc2.ErrShutdown,
+		"a closed client is not called")
 }
