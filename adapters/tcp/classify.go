@@ -15,9 +15,9 @@ import (
 //
 //   - retried: connection refused, reset, timeouts, io.EOF and every other
 //     network error — the server may come back;
-//   - retried, and said plainly: a DNS failure. "host "x" not found in DNS"
-//     when the name does not exist (DNS comes back, names get created), "DNS
-//     lookup of "x" failed" otherwise;
+//   - retried, and said plainly: a DNS failure — `host "x" not found in DNS`
+//     when the name does not exist (DNS comes back, names get created),
+//     `DNS lookup of "x" failed` otherwise;
 //   - permanent (backoff.Permanent, the supervisor gives up): TLS failures
 //     that only a change of configuration fixes — a certificate from an
 //     unknown authority or for another host name, a certificate unfit for

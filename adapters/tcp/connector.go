@@ -72,7 +72,8 @@ func (c *Connector) Close(conn net.Conn) error {
 //     with Classify defaulting to this package's Classify.
 //
 // Bad options are an error that names the field. The program reads and
-// writes the connection from Conn and reports failures with Invalidate.
+// writes the connection from Conn and reports failures with Reconnect (or
+// Invalidate); see the package doc.
 func New(o Options) (*supervisor.Supervisor[net.Conn], error) {
 	c, err := NewConnector(o)
 	if err != nil {

@@ -22,7 +22,7 @@
 // # What each failure looks like, and what finds it
 //
 //   - The server restarts or refuses: Read returns io.EOF or a reset; the
-//     program calls Invalidate. Attempts get "connection refused" and are
+//     program calls Reconnect. Attempts get "connection refused" and are
 //     retried with backoff.
 //   - The peer vanished while the connection was idle: TCP keep-alive
 //     (KeepAlive, default probes after 15s idle, every 5s, 3 of them) makes

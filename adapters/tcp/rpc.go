@@ -55,6 +55,11 @@ func NewRPC(o RPCOptions) (*RPC, error) {
 // connection error is returned after the connection is invalidated. A
 // call whose ctx ends may still reach the server; its late reply is
 // discarded (reply is written only when Call returns nil).
+//
+// args are encoded on a goroutine of the connection, which the supervisor
+// waits for when it closes the connection: their GobEncode (or
+// MarshalBinary) must not block. A nil args or a reply that is not a
+// non-nil pointer is an error, not a panic.
 func (r *RPC) Call(ctx context.Context, method string, args, reply any) error {
 	if err := checkCall(args, reply); err != nil {
 		return fmt.Errorf("call %s: %w", method, err)
