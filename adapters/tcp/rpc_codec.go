@@ -1,7 +1,6 @@
 package tcp
 
 import (
-	"sync"
 	"sync/atomic"
 
 	"github.com/cenkalti/rpc2"
@@ -11,8 +10,7 @@ import (
 // why the read loop ended, and whether a request reached the socket.
 type codec struct {
 	rpc2.Codec
-	once    sync.Once
-	readErr error // the first read error; written before the read loop ends
+	readErr atomic.Pointer[error] // the first read error: the read loop is ending
 }
 
 // outgoing marks a request's arguments: sent is set when rpc2 hands them
@@ -25,7 +23,7 @@ type outgoing struct {
 
 func (c *codec) failed(err error) error {
 	if err != nil {
-		c.once.Do(func() { c.readErr = err })
+		c.readErr.CompareAndSwap(nil, &err)
 	}
 	return err
 }

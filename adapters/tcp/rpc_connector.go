@@ -93,13 +93,10 @@ func (c *rpcConnector) Watch(ctx context.Context, client *rpc2.Client) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		err := c.heartbeat(ctx, s, c.o.HeartbeatTimeout)
-		select {
-		case <-client.DisconnectNotify():
-			return s.lost() // the read error says more than the failed heartbeat
-		default:
-		}
-		if err != nil {
+		if err := c.heartbeat(ctx, s, c.o.HeartbeatTimeout); err != nil {
+			if s.ended() {
+				return s.lost() // the read error says more than the failed heartbeat
+			}
 			return err
 		}
 		t.Reset(c.o.HeartbeatInterval)

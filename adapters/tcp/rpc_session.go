@@ -118,10 +118,21 @@ func (s *session) pending() int {
 
 // lost returns why the read loop ended; call it after DisconnectNotify.
 func (s *session) lost() error {
-	if err := s.codec.readErr; err != nil {
-		return fmt.Errorf("rpc2 connection closed: %w", err)
+	if err := s.codec.readErr.Load(); err != nil {
+		return fmt.Errorf("rpc2 connection closed: %w", *err)
 	}
 	return errors.New("rpc2 connection closed")
+}
+
+// ended reports whether the read loop has ended or is ending: it failed a
+// read, and fails every pending call before DisconnectNotify fires.
+func (s *session) ended() bool {
+	select {
+	case <-s.client.DisconnectNotify():
+		return true
+	default:
+		return s.codec.readErr.Load() != nil
+	}
 }
 
 // close closes the connection and waits for every goroutine of the
