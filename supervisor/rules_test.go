@@ -527,3 +527,24 @@ func TestConnNeverReturnsAnInvalidatedConnection(t *testing.T) {
 		})
 	}
 }
+
+func TestNextAttemptMinusSinceIsThePlannedWait(t *testing.T) {
+	// Outside a bubble time moves between two time.Now calls: Since and
+	// NextAttempt must come from one reading.
+	f := &fake{results: errs(3, errRefused)}
+	s, err := supervisor.New[*conn](f, exponential(time.Hour, time.Hour))
+	require.NoError(t, err)
+	ch, unsub := s.Subscribe()
+	defer unsub()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	for st := range ch {
+		if st.State == health.Backoff {
+			assert.Equal(t, time.Hour, st.NextAttempt.Sub(st.Since))
+			break
+		}
+	}
+	cancel()
+	require.NoError(t, <-done)
+}

@@ -187,8 +187,9 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 		return time.Time{}, s.fail(s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err), &failed)
 	}
 	d := s.policy.Failed(err)
-	next := time.Now().Add(d.Wait)
-	s.set(&transition{state: health.Backoff, err: err, next: next, failed: true})
+	now := time.Now()
+	next := now.Add(d.Wait)
+	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true})
 	s.logEvent(evAttemptFailed, &d, 0)
 	return next, nil
 }
@@ -221,8 +222,9 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 		return time.Time{}, s.fail(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
 	}
 	d := s.policy.Lost(uptime, reason)
-	next := time.Now().Add(d.Wait)
-	s.set(&transition{state: health.Backoff, err: reason, next: next, lost: true})
+	now := time.Now()
+	next := now.Add(d.Wait)
+	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true})
 	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	s.close(conn)
 	return next, nil
