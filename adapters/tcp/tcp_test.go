@@ -112,8 +112,8 @@ func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
 	assert.True(t, errors.Is(err, net.ErrClosed))
 }
 
-// Invalidate returns at once; until the supervisor dropped the connection
-// Conn may still return it. Reconnect never does.
+// Reconnect never returns the connection it reported, even before the
+// supervisor's goroutine has dropped it.
 func TestReconnectNeverReturnsTheSameConn(t *testing.T) {
 	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: startServer(t, echo).addr}})
 	run(t, s)
