@@ -496,10 +496,16 @@ func TestWatchSeesInvalidatesReason(t *testing.T) {
 		require.NoError(t, err)
 		reason := errors.New("read: unexpected EOF")
 		r.Invalidate(c, reason)
-		assert.Equal(t, reason, <-w.cause, "Watch learns why from its ctx")
+		cause := <-w.cause
+		var inv *supervisor.InvalidatedError
+		require.ErrorAs(t, cause, &inv, "Watch learns from its ctx that Invalidate ended it")
+		assert.Equal(t, reason, inv.Err, "and why")
 		synctest.Wait()
 		assert.ErrorIs(t, r.Status().Err, reason)
+		r.untilConnected(t)
 		assert.NoError(t, r.stop())
+		var stopInv *supervisor.InvalidatedError
+		assert.False(t, errors.As(<-w.cause, &stopInv), "stopping is not an Invalidate")
 	})
 }
 

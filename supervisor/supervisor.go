@@ -20,6 +20,16 @@ var (
 	ErrLost           = errors.New("connection lost")        // Watch returned nil
 )
 
+// InvalidatedError is the cause (context.Cause) of a Watch's ctx that
+// Invalidate ended: the program saw the connection fail, so it is broken
+// (close it at once), whereas a ctx that ended with any other cause means
+// the supervisor is stopping (close it politely). Err is the program's
+// reason; the text is Err's.
+type InvalidatedError struct{ Err error }
+
+func (e *InvalidatedError) Error() string { return e.Err.Error() }
+func (e *InvalidatedError) Unwrap() error { return e.Err }
+
 // Supervisor owns one connection's lifecycle: dial, watch, close, back off,
 // dial again. Run is its one goroutine; every other method is safe for
 // concurrent use from any goroutine, never blocks on Run (Conn waits only
@@ -146,7 +156,7 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	}
 	s.mu.Unlock()
 	if cancel != nil {
-		cancel(err)
+		cancel(&InvalidatedError{err})
 	}
 }
 
