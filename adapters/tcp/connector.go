@@ -69,7 +69,7 @@ func (c *Connector) Close(conn net.Conn) error {
 //   - TLS: none (plain TCP); Resolver: net.DefaultResolver; Handshake: none;
 //   - Supervisor: the supervisor package's defaults (Backoff Decorrelated,
 //     Base 1s, Cap 1 minute; StableAfter 30s; ConnectTimeout 20s; ...),
-//     with Classify defaulting to this package's Classify.
+//     with this package's Classify run before the program's.
 //
 // Bad options are an error that names the field. The program reads and
 // writes the connection from Conn and reports failures with Reconnect (or
@@ -80,8 +80,6 @@ func New(o Options) (*supervisor.Supervisor[net.Conn], error) {
 		return nil, err
 	}
 	so := o.Supervisor
-	if so.Classify == nil {
-		so.Classify = Classify
-	}
+	so.Classify = supervisor.ChainClassify(Classify, so.Classify)
 	return supervisor.New[net.Conn](c, so)
 }

@@ -62,7 +62,8 @@ type Options struct {
 	// past), so a Handshake that only reads and writes still ends with the
 	// attempt.
 	Handshake func(ctx context.Context, conn net.Conn) error
-	// Supervisor configures the supervisor; a nil Classify means Classify.
+	// Supervisor configures the supervisor; its Classify, if set, runs after
+	// this package's Classify.
 	Supervisor supervisor.Options[net.Conn]
 }
 

@@ -27,8 +27,8 @@ type RPC struct {
 //   - the dial options as in New: KeepAlive enabled (Idle 15s, Interval 5s,
 //     Count 3), UserTimeout 30s on Linux, no TLS, net.DefaultResolver;
 //   - Supervisor: the supervisor package's defaults (ConnectTimeout 20s
-//     bounds the dial and the first heartbeat together), with Classify
-//     defaulting to this package's Classify.
+//     bounds the dial and the first heartbeat together), with this
+//     package's Classify run before the program's.
 //
 // Bad options (an empty Address, a negative duration, a nil or ill-typed
 // handler...) are an error that names the field.
@@ -38,9 +38,7 @@ func NewRPC(o RPCOptions) (*RPC, error) {
 	}
 	c := &rpcConnector{d: newDialer(o.DialOptions), o: o, sessions: map[*rpc2.Client]*session{}}
 	so := o.Supervisor
-	if so.Classify == nil {
-		so.Classify = Classify
-	}
+	so.Classify = supervisor.ChainClassify(Classify, so.Classify)
 	s, err := supervisor.New[*rpc2.Client](c, so)
 	if err != nil {
 		return nil, err

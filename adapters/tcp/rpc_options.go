@@ -47,7 +47,8 @@ type RPCOptions struct {
 	// without this a server that never answers one method would grow them
 	// without bound while its heartbeat stays healthy.
 	MaxAbandoned int
-	// Supervisor configures the supervisor; a nil Classify means Classify.
+	// Supervisor configures the supervisor; its Classify, if set, runs after
+	// this package's Classify.
 	Supervisor supervisor.Options[*rpc2.Client]
 }
 
