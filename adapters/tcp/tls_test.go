@@ -2,6 +2,8 @@ package tcp_test
 
 import (
 	"crypto/tls"
+	"fmt"
+	"net"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,7 +46,11 @@ func TestTLSConfigErrorsArePermanent(t *testing.T) {
 				handle = greet
 			}
 			srv := startServer(t, handle)
-			s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr, TLS: tc.cfg}})
+			// A program's Classify (here one that only annotates) runs after
+			// the adapter's and keeps its classes.
+			annotate := func(err error) error { return fmt.Errorf("feed: %w", err) }
+			s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr, TLS: tc.cfg},
+				Supervisor: supervisor.Options[net.Conn]{Classify: annotate}})
 			err := s.Run(ctxWait(t))
 			require.ErrorIs(t, err, supervisor.ErrFailed)
 			assert.ErrorContains(t, err, tc.want)
