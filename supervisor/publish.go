@@ -58,6 +58,11 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.LastFailure = now
 		s.outageStart = now
 	}
+	if (t.state == health.Stopped || t.state == health.Failed) && !s.outageStart.IsZero() {
+		// Over: the outage ends with the supervisor, it does not grow on.
+		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
+		s.outageStart = time.Time{}
+	}
 	if s.changed != nil {
 		close(s.changed)
 		s.changed = nil

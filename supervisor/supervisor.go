@@ -75,12 +75,14 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now()
 	s := &Supervisor[C]{
-		connector: c,
-		opts:      o,
-		policy:    p,
-		status:    health.Status{Name: o.Name, State: health.Idle, Since: time.Now()},
-		invalid:   make(chan error, 1),
+		connector:  c,
+		opts:       o,
+		policy:     p,
+		status:     health.Status{Name: o.Name, State: health.Idle, Since: now},
+		reconnects: window{origin: now},
+		invalid:    make(chan error, 1),
 	}
 	s.watcher, _ = c.(Watcher[C])
 	return s, nil

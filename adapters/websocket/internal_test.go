@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
 )
@@ -104,9 +105,11 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSpreadStaysInItsRange(t *testing.T) {
+	c, err := NewConnector(Options{URL: "ws://h/x", CloseHint: 4 * time.Second})
+	require.NoError(t, err)
 	seen := map[time.Duration]bool{}
 	for range 1000 {
-		d := spread(4 * time.Second)
+		d := c.spreadCloseHint()
 		assert.GreaterOrEqual(t, d, 4*time.Second)
 		assert.Less(t, d, 6*time.Second)
 		seen[d] = true

@@ -1,7 +1,6 @@
 package storm
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -68,22 +67,5 @@ func BenchmarkReconnectStorm(b *testing.B) {
 				b.ReportMetric(float64(peak), "peak-accepts/100ms")
 			}
 		})
-	}
-}
-
-// TestStormSmall runs the storm with 50 clients of each kind: everyone comes
-// back, and redial's first retry spreads them where the plain loop does not.
-func TestStormSmall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes a few seconds")
-	}
-	_, redialPeak := storm(t, 50, 500*time.Millisecond, "redial")
-	_, naivePeak := storm(t, 50, 500*time.Millisecond, "no-jitter")
-	fmt.Printf("storm(50): peak accepts per 100ms: redial %d, no jitter %d\n", redialPeak, naivePeak)
-	if naivePeak < 45 {
-		t.Errorf("the plain loop should come back in one wave: peak %d of 50", naivePeak)
-	}
-	if redialPeak > 25 {
-		t.Errorf("redial should spread 50 clients over its first-retry second: peak %d", redialPeak)
 	}
 }
