@@ -110,3 +110,18 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// Scrubbed returns an error with text, which the caller has already
+// redacted, that unwraps only to keep: errors known to hold no secret (a
+// network error, a server's error code, context.Canceled). Use it instead
+// of RedactError when a wrapped value holds a credential (a parsed config,
+// a URL with its token) that errors.As or a reflective logger would reach.
+func Scrubbed(text string, keep ...error) error { return &scrubbedError{text, keep} }
+
+type scrubbedError struct {
+	msg  string
+	keep []error
+}
+
+func (e *scrubbedError) Error() string   { return e.msg }
+func (e *scrubbedError) Unwrap() []error { return e.keep }

@@ -59,3 +59,17 @@ func TestRedactErrorKeepsChain(t *testing.T) {
 	assert.Same(t, err, health.RedactError(err), "redacting twice wraps once")
 	assert.NotContains(t, health.RedactError(errors.New("x secretvalue y"), "secretvalue").Error(), "secretvalue")
 }
+
+type secretHolder struct{ password string }
+
+func (s *secretHolder) Error() string { return "connect failed" }
+
+func TestScrubbedKeepsOnlyWhatItIsGiven(t *testing.T) {
+	holder := &secretHolder{password: "hunter22"}
+	err := health.Scrubbed("connect failed", fs.ErrNotExist)
+	assert.Equal(t, "connect failed", err.Error())
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	var h *secretHolder
+	assert.False(t, errors.As(err, &h), "the secret holder is not in the chain")
+	_ = holder
+}

@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/health"
+
 	"github.com/redial-go/redial/backoff"
 )
 
@@ -56,7 +58,7 @@ func TestReasonHint(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	hs := func(code int, ra time.Duration) error {
-		return &safeError{msg: "dial", errs: []error{&HandshakeError{StatusCode: code, RetryAfter: ra}}}
+		return health.Scrubbed("dial", &HandshakeError{StatusCode: code, RetryAfter: ra})
 	}
 	closed := func(code websocket.StatusCode, reason string) error {
 		return fmt.Errorf("failed to get reader: received close frame: %w", websocket.CloseError{Code: code, Reason: reason})
