@@ -60,3 +60,11 @@ func TestHintFromAnyErrorWithRetryAfterMethod(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, 3*time.Second, d)
 }
+
+func TestClampedHint(t *testing.T) {
+	err := backoff.RetryAfter(errors.New("busy"), time.Hour)
+	assert.Equal(t, time.Minute, backoff.ClampedHint(err, time.Minute))
+	assert.Equal(t, time.Hour, backoff.ClampedHint(err, 2*time.Hour))
+	assert.Zero(t, backoff.ClampedHint(err, 0), "maxHint 0: no hint honored")
+	assert.Zero(t, backoff.ClampedHint(errors.New("plain"), time.Hour))
+}

@@ -58,7 +58,7 @@ func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o Re
 		if err == nil || IsPermanent(err) || attempt >= o.MaxAttempts || ctx.Err() != nil {
 			return v, err
 		}
-		wait := max(b.Next(), clampHint(err, o.MaxHint))
+		wait := max(b.Next(), ClampedHint(err, o.MaxHint))
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
 			return v, err
 		}

@@ -11,11 +11,20 @@ const Mask = "xxxxx"
 
 var (
 	urlPattern = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
-	// key=value secrets in DSNs, query strings and log text; the value may be quoted.
-	kvPattern = regexp.MustCompile(`(?i)\b(password|passwd|pwd|pass|token|access_token|refresh_token|api_key|apikey|key|secret|client_secret|signature|sig|auth|authorization)(\s*=\s*)('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s&;,]*)`)
-	// userinfo that url.Parse could not handle: scheme://user:secret@
-	userinfoPattern = regexp.MustCompile(`(://[^:/@\s]*:)[^\s]*@`)
+	// userinfo with a password, masked in the raw text before any URL is
+	// parsed: a password with a raw '?', '#' or '@' fools url.Parse.
+	userinfoPattern = regexp.MustCompile(`(://[^:/@\s?#]*:)[^\s/]*@`)
+	// name=value secrets in DSNs, query strings, environment and log text.
+	// The name may carry a prefix (sslpassword, DB_PASSWORD, api_token);
+	// the value may be quoted.
+	eqPattern = regexp.MustCompile(`(?i)\b([a-z0-9_.-]*(?:password|passwd|pwd|token|secret|apikey|api_key|signature|credential)|pass|key|sig|auth|authorization)(\s*=\s*)` + secretValue)
+	// name: value secrets (headers, JSON, YAML) for the unambiguous names
+	// only: "key: ..." is too common in ordinary messages.
+	colonPattern = regexp.MustCompile(`(?i)(["']?)\b([a-z0-9_.-]*(?:password|passwd|token|secret|apikey|api_key|credential)|authorization|proxy-authorization)(["']?\s*:\s*)(?:(?:bearer|basic|token|digest)\s+)?` + secretValue)
 )
+
+// secretValue is a quoted or bare value.
+const secretValue = `('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|[^\s&;,"'}]*)`
 
 // sensitiveParam reports whether a query parameter named k holds a credential.
 func sensitiveParam(k string) bool {
@@ -33,7 +42,9 @@ func sensitiveParam(k string) bool {
 //   - URLs keep their user name but lose the password
 //     (postgres://user:xxxxx@host/db), and query parameters that hold
 //     credentials (token, key, password, secret, signature, ...) are dropped;
-//   - key=value pairs such as password=... or token='...' are masked;
+//   - name=value pairs such as password=..., sslpassword='...',
+//     DB_PASSWORD=... or api_token=... are masked, and so are the values of
+//     "Authorization: Bearer ...", password: ... and JSON "token":"...";
 //   - every non-empty string in secrets, and its URL-escaped forms, is masked
 //     wherever it appears (a password with spaces or '@' included).
 func Redact(text string, secrets ...string) string {
@@ -47,9 +58,10 @@ func Redact(text string, secrets ...string) string {
 			}
 		}
 	}
-	text = urlPattern.ReplaceAllStringFunc(text, redactURL)
 	text = userinfoPattern.ReplaceAllString(text, "${1}"+Mask+"@")
-	return kvPattern.ReplaceAllString(text, "${1}${2}"+Mask)
+	text = urlPattern.ReplaceAllStringFunc(text, redactURL)
+	text = eqPattern.ReplaceAllString(text, "${1}${2}"+Mask)
+	return colonPattern.ReplaceAllString(text, "${1}${2}${3}"+Mask)
 }
 
 // redactURL masks the password of one URL and drops its credential parameters.
@@ -98,3 +110,18 @@ type redactedError struct {
 
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
+
+// Scrubbed returns an error with text, which the caller has already
+// redacted, that unwraps only to keep: errors known to hold no secret (a
+// network error, a server's error code, context.Canceled). Use it instead
+// of RedactError when a wrapped value holds a credential (a parsed config,
+// a URL with its token) that errors.As or a reflective logger would reach.
+func Scrubbed(text string, keep ...error) error { return &scrubbedError{text, keep} }
+
+type scrubbedError struct {
+	msg  string
+	keep []error
+}
+
+func (e *scrubbedError) Error() string   { return e.msg }
+func (e *scrubbedError) Unwrap() []error { return e.keep }

@@ -18,7 +18,15 @@ func TestRedact(t *testing.T) {
 		{"wss://h/ws?api_key=K1&signature=S1&X-Amz-Signature=S2", "wss://h/ws", "K1"},
 		{"host=db user=app password=hunter22 dbname=x", "host=db user=app password=xxxxx dbname=x", "hunter22"},
 		{"host=db password='with space' dbname=x", "host=db password=xxxxx dbname=x", "with space"},
-		{"token: Bearer abc token=zzz9", "token: Bearer abc token=xxxxx", "zzz9"},
+		{"token: Bearer abc token=zzz9", "token: xxxxx token=xxxxx", "zzz9"},
+		{"host=db user=app sslpassword=s3cretpw sslmode=require", "host=db user=app sslpassword=xxxxx sslmode=require", "s3cretpw"},
+		{"DB_PASSWORD=s3cretpw PGPASSWORD='s3 cretpw' psql", "DB_PASSWORD=xxxxx PGPASSWORD=xxxxx psql", "s3"},
+		{"api_token=s3cretpw&x=1", "api_token=xxxxx&x=1", "s3cretpw"},
+		{"GET /x: Authorization: Bearer s3cretpw", "GET /x: Authorization: xxxxx", "s3cretpw"},
+		{`{"user":"app","password":"s3cretpw"}`, `{"user":"app","password":xxxxx}`, "s3cretpw"},
+		{"dial postgres://app:1234?s3cretpw@db/app: refused", "dial postgres://app:xxxxx@db/app: refused", "s3cretpw"},
+		{"wss://app:?s3cret#pw@h/x failed", "wss://app:xxxxx@h/x failed", "s3cret"},
+		{"FATAL: password authentication failed for user \"app\"", "FATAL: password authentication failed for user \"app\"", ""},
 		{"no secrets here: connection refused", "no secrets here: connection refused", ""},
 	} {
 		got := health.Redact(tc.in)
@@ -50,4 +58,18 @@ func TestRedactErrorKeepsChain(t *testing.T) {
 	assert.Nil(t, health.RedactError(nil))
 	assert.Same(t, err, health.RedactError(err), "redacting twice wraps once")
 	assert.NotContains(t, health.RedactError(errors.New("x secretvalue y"), "secretvalue").Error(), "secretvalue")
+}
+
+type secretHolder struct{ password string }
+
+func (s *secretHolder) Error() string { return "connect failed" }
+
+func TestScrubbedKeepsOnlyWhatItIsGiven(t *testing.T) {
+	holder := &secretHolder{password: "hunter22"}
+	err := health.Scrubbed("connect failed", fs.ErrNotExist)
+	assert.Equal(t, "connect failed", err.Error())
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	var h *secretHolder
+	assert.False(t, errors.As(err, &h), "the secret holder is not in the chain")
+	_ = holder
 }

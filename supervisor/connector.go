@@ -23,7 +23,9 @@ type Connector[C comparable] interface {
 // idle connection broke (a closed socket, a missed heartbeat).
 type Watcher[C comparable] interface {
 	// Watch blocks until conn breaks, returning the reason, or until ctx
-	// ends (Invalidate or the supervisor stopping), returning anything. The
+	// ends, returning anything: Invalidate ends it with a cause
+	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
+	// with any other cause. The
 	// supervisor runs Watch on its own goroutine: no goroutine is added per
 	// connection.
 	Watch(ctx context.Context, conn C) error

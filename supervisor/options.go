@@ -12,8 +12,8 @@ import (
 // Defaults of Options.
 const (
 	DefaultStableAfter    = 30 * time.Second
-	DefaultConnectTimeout = 20 * time.Second // gRPC's MIN_CONNECT_TIMEOUT
-	DefaultMaxHint        = 5 * time.Minute
+	DefaultConnectTimeout = 20 * time.Second       // gRPC's MIN_CONNECT_TIMEOUT
+	DefaultMaxHint        = backoff.DefaultMaxHint // 5 minutes
 )
 
 // Options configures a Supervisor. New copies it; the zero value of every

@@ -62,3 +62,19 @@ func TestStatusUptimeAndWait(t *testing.T) {
 	assert.Equal(t, 3*time.Second, down.Wait(now))
 	assert.Zero(t, down.Wait(now.Add(time.Hour)), "never negative")
 }
+
+func TestOutageEndsWhenTheSupervisorStops(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{results: []error{nil, errRefused, errRefused, errRefused}}
+		r := start(t, f, exponential(time.Second, time.Minute))
+		r.untilConnected(t)
+		f.last().broken <- errors.New("reset")
+		synctest.Wait()
+		time.Sleep(2 * time.Second)
+		require.NoError(t, r.stop())
+		frozen := r.Status().LongestOutage
+		assert.Equal(t, 2*time.Second, frozen)
+		time.Sleep(time.Hour)
+		assert.Equal(t, frozen, r.Status().LongestOutage, "a stopped supervisor's outage does not grow")
+	})
+}

@@ -112,20 +112,12 @@ func (p *Policy) Lost(uptime time.Duration, err error) Delay {
 	return p.hinted(Delay{Wait: p.b.Jitter(p.base), Reason: ReasonFirstRetry}, err)
 }
 
-// Reset returns the backoff to its first delay.
-func (p *Policy) Reset() { p.b.Reset() }
-
-// Attempt returns the backoff's Next calls since its last reset.
-func (p *Policy) Attempt() int { return p.b.Attempt() }
-
 func (p *Policy) hinted(d Delay, err error) Delay {
-	if h, ok := backoff.RetryAfterHint(err); ok {
-		d.Hint = min(h, p.maxHint)
-		if d.Hint > d.Wait {
-			d.Wait = d.Hint
-			if d.Reason != ReasonBudget {
-				d.Reason = ReasonHint
-			}
+	d.Hint = backoff.ClampedHint(err, p.maxHint)
+	if d.Hint > d.Wait {
+		d.Wait = d.Hint
+		if d.Reason != ReasonBudget {
+			d.Reason = ReasonHint
 		}
 	}
 	return d

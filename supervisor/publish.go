@@ -8,6 +8,7 @@ import (
 
 // transition is one state change, made by Run's goroutine only.
 type transition struct {
+	at      time.Time // when it happened; zero means now
 	state   health.State
 	err     error     // nil keeps the last error
 	next    time.Time // NextAttempt (Backoff)
@@ -24,7 +25,10 @@ type transition struct {
 // set and the functions it always calls keep small frames: an idle
 // supervisor's goroutine should never need more than the smallest stack.
 func (s *Supervisor[C]) set(t *transition) {
-	now := time.Now()
+	now := t.at
+	if now.IsZero() {
+		now = time.Now()
+	}
 	s.mu.Lock()
 	st := &s.status
 	if st.State != t.state {
@@ -53,6 +57,11 @@ func (s *Supervisor[C]) set(t *transition) {
 	if t.lost {
 		st.LastFailure = now
 		s.outageStart = now
+	}
+	if (t.state == health.Stopped || t.state == health.Failed) && !s.outageStart.IsZero() {
+		// Over: the outage ends with the supervisor, it does not grow on.
+		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
+		s.outageStart = time.Time{}
 	}
 	if s.changed != nil {
 		close(s.changed)

@@ -496,10 +496,16 @@ func TestWatchSeesInvalidatesReason(t *testing.T) {
 		require.NoError(t, err)
 		reason := errors.New("read: unexpected EOF")
 		r.Invalidate(c, reason)
-		assert.Equal(t, reason, <-w.cause, "Watch learns why from its ctx")
+		cause := <-w.cause
+		var inv *supervisor.InvalidatedError
+		require.ErrorAs(t, cause, &inv, "Watch learns from its ctx that Invalidate ended it")
+		assert.Equal(t, reason, inv.Err, "and why")
 		synctest.Wait()
 		assert.ErrorIs(t, r.Status().Err, reason)
+		r.untilConnected(t)
 		assert.NoError(t, r.stop())
+		var stopInv *supervisor.InvalidatedError
+		assert.False(t, errors.As(<-w.cause, &stopInv), "stopping is not an Invalidate")
 	})
 }
 
@@ -526,4 +532,25 @@ func TestConnNeverReturnsAnInvalidatedConnection(t *testing.T) {
 			})
 		})
 	}
+}
+
+func TestNextAttemptMinusSinceIsThePlannedWait(t *testing.T) {
+	// Outside a bubble time moves between two time.Now calls: Since and
+	// NextAttempt must come from one reading.
+	f := &fake{results: errs(3, errRefused)}
+	s, err := supervisor.New[*conn](f, exponential(time.Hour, time.Hour))
+	require.NoError(t, err)
+	ch, unsub := s.Subscribe()
+	defer unsub()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	for st := range ch {
+		if st.State == health.Backoff {
+			assert.Equal(t, time.Hour, st.NextAttempt.Sub(st.Since))
+			break
+		}
+	}
+	cancel()
+	require.NoError(t, <-done)
 }

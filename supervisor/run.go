@@ -87,7 +87,13 @@ func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
 	s.live = conn
 	s.mu.Unlock()
 	if s.opts.OnConnect != nil {
-		if err := s.opts.OnConnect(actx, conn); err != nil {
+		err := s.opts.OnConnect(actx, conn)
+		if err == nil {
+			s.mu.Lock()
+			err = s.invalidErr // invalidated while OnConnect ran: not usable either
+			s.mu.Unlock()
+		}
+		if err != nil {
 			s.drop(conn)
 			s.close(conn)
 			return zero, s.attemptError("on connect", actx, err)
@@ -119,7 +125,7 @@ func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
 		}
 	}
 	select {
-	case err := <-s.invalid: // invalidated during OnConnect
+	case err := <-s.invalid: // invalidated between the attempt and now
 		return err
 	default:
 	}
@@ -130,7 +136,7 @@ func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
 	reason := s.invalidErr
 	s.mu.Unlock()
 	if reason != nil {
-		cancel(reason) // invalidated a moment ago: Watch returns at once, with the reason
+		cancel(&InvalidatedError{reason}) // invalidated a moment ago: Watch returns at once
 	}
 	err := s.watcher.Watch(watchCtx, conn)
 	select {
@@ -187,8 +193,9 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 		return time.Time{}, s.fail(s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err), &failed)
 	}
 	d := s.policy.Failed(err)
-	next := time.Now().Add(d.Wait)
-	s.set(&transition{state: health.Backoff, err: err, next: next, failed: true})
+	now := time.Now()
+	next := now.Add(d.Wait)
+	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true})
 	s.logEvent(evAttemptFailed, &d, 0)
 	return next, nil
 }
@@ -221,8 +228,9 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 		return time.Time{}, s.fail(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
 	}
 	d := s.policy.Lost(uptime, reason)
-	next := time.Now().Add(d.Wait)
-	s.set(&transition{state: health.Backoff, err: reason, next: next, lost: true})
+	now := time.Now()
+	next := now.Add(d.Wait)
+	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true})
 	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	s.close(conn)
 	return next, nil

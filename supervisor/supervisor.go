@@ -20,6 +20,16 @@ var (
 	ErrLost           = errors.New("connection lost")        // Watch returned nil
 )
 
+// InvalidatedError is the cause (context.Cause) of a Watch's ctx that
+// Invalidate ended: the program saw the connection fail, so it is broken
+// (close it at once), whereas a ctx that ended with any other cause means
+// the supervisor is stopping (close it politely). Err is the program's
+// reason; the text is Err's.
+type InvalidatedError struct{ Err error }
+
+func (e *InvalidatedError) Error() string { return e.Err.Error() }
+func (e *InvalidatedError) Unwrap() error { return e.Err }
+
 // Supervisor owns one connection's lifecycle: dial, watch, close, back off,
 // dial again. Run is its one goroutine; every other method is safe for
 // concurrent use from any goroutine, never blocks on Run (Conn waits only
@@ -65,12 +75,14 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err != nil {
 		return nil, err
 	}
+	now := time.Now()
 	s := &Supervisor[C]{
-		connector: c,
-		opts:      o,
-		policy:    p,
-		status:    health.Status{Name: o.Name, State: health.Idle, Since: time.Now()},
-		invalid:   make(chan error, 1),
+		connector:  c,
+		opts:       o,
+		policy:     p,
+		status:     health.Status{Name: o.Name, State: health.Idle, Since: now},
+		reconnects: window{origin: now},
+		invalid:    make(chan error, 1),
 	}
 	s.watcher, _ = c.(Watcher[C])
 	return s, nil
@@ -146,7 +158,7 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	}
 	s.mu.Unlock()
 	if cancel != nil {
-		cancel(err)
+		cancel(&InvalidatedError{err})
 	}
 }
 

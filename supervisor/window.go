@@ -6,8 +6,9 @@ import "time"
 // its memory never grows: 12 buckets of 5 seconds. A count is exact to
 // within one bucket (it may include events up to 5s older than a minute).
 type window struct {
+	origin  time.Time // buckets count from here, on the monotonic clock
 	buckets [windowBuckets]uint32
-	last    int64 // bucket number (unix time / bucket width) of the newest event
+	last    int64 // bucket number of the newest event
 }
 
 const (
@@ -15,11 +16,13 @@ const (
 	windowWidth   = 5 * time.Second
 )
 
-func bucketOf(t time.Time) int64 { return t.UnixNano() / int64(windowWidth) }
+// bucketOf numbers t's bucket; the monotonic clock keeps a wall-clock
+// step from emptying or freezing the window.
+func (w *window) bucketOf(t time.Time) int64 { return int64(t.Sub(w.origin) / windowWidth) }
 
 // advance clears the buckets that fell out of the window by now.
 func (w *window) advance(now time.Time) {
-	b := bucketOf(now)
+	b := w.bucketOf(now)
 	if b <= w.last {
 		return
 	}

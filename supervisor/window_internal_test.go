@@ -8,8 +8,8 @@ import (
 )
 
 func TestWindowCountsTheLastMinuteOnly(t *testing.T) {
-	var w window
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	w := window{origin: t0}
 	for i := range 10 {
 		w.add(t0.Add(time.Duration(i) * time.Second))
 	}

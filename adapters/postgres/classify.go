@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -45,17 +44,49 @@ func classify(err error, secrets []string, tooMany time.Duration) error {
 		return nil
 	}
 	out := scrub(err, secrets)
-	var pg *pgconn.PgError
-	if !errors.As(err, &pg) {
-		return out
+	// pgx tries every address (and, with sslmode=prefer, TLS then plain)
+	// and joins the errors: give up only when every one of them says so. A
+	// standby answering 28000 while the primary restarts is no reason to.
+	permanent, hinted := true, false
+	for _, leaf := range leaves(err, nil) {
+		var pg *pgconn.PgError
+		if !errors.As(leaf, &pg) || !permanentCode(pg.Code) {
+			permanent = false
+		}
+		hinted = hinted || pg != nil && pg.Code == "53300"
 	}
-	switch code := pg.Code; {
-	case code == "28P01" || code == "28000" || code == "3D000":
+	switch {
+	case permanent:
 		return backoff.Permanent(out)
-	case code == "53300":
+	case hinted:
 		return backoff.RetryAfter(out, tooMany)
-	case code == "57P01" || code == "57P02" || code == "57P03" || strings.HasPrefix(code, "08"):
-		return out // the server is going away or coming back: retry
 	}
+	// 57P01, 57P02, 57P03, class 08, network errors and the rest: the
+	// server is going away or coming back: retry.
 	return out
+}
+
+// permanentCode reports the SQLSTATEs that retrying cannot fix.
+func permanentCode(code string) bool { return code == "28P01" || code == "28000" || code == "3D000" }
+
+// leaves returns the errors at the ends of err's tree: a *pgconn.PgError
+// is one, and so is every error that wraps nothing.
+func leaves(err error, out []error) []error {
+	if _, ok := err.(*pgconn.PgError); ok {
+		return append(out, err)
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		if es := u.Unwrap(); len(es) > 0 {
+			for _, e := range es {
+				out = leaves(e, out)
+			}
+			return out
+		}
+	case interface{ Unwrap() error }:
+		if e := u.Unwrap(); e != nil {
+			return leaves(e, out)
+		}
+	}
+	return append(out, err)
 }

@@ -30,18 +30,18 @@ func scrub(err error, secrets []string) error {
 	if !errors.As(err, &ce) && !errors.As(err, &pe) {
 		return health.RedactError(err, secrets...)
 	}
-	e := &cleanError{msg: health.Redact(err.Error(), secrets...)}
+	var keep []error
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
 		c := *pg
-		e.keep = append(e.keep, &c)
+		keep = append(keep, &c)
 	}
 	for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
 		if errors.Is(err, target) {
-			e.keep = append(e.keep, target)
+			keep = append(keep, target)
 		}
 	}
-	var out error = e
+	out := health.Scrubbed(health.Redact(err.Error(), secrets...), keep...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -50,12 +50,3 @@ func scrub(err error, secrets []string) error {
 	}
 	return out
 }
-
-// cleanError is a pgx error with its credentials removed.
-type cleanError struct {
-	msg  string
-	keep []error
-}
-
-func (e *cleanError) Error() string   { return e.msg }
-func (e *cleanError) Unwrap() []error { return e.keep }

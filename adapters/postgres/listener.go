@@ -70,8 +70,8 @@ type Listener struct {
 	wake      chan struct{}      // capacity 1: a Listen call is pending (for Watch blocked delivering)
 
 	// Owned by the supervisor's goroutine (OnConnect and Watch).
-	watches int // connections that reached Connected
-	missed  int // Missed events owed to the program
+	watches int  // connections that reached Connected
+	missed  bool // a Missed event is owed to the program (one, however many reconnects it covers)
 }
 
 // listenRequest is one Listen call waiting for its LISTEN to run.

@@ -43,14 +43,14 @@ func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
 // on this goroutine, between two waits.
 func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 	if l.watches++; l.watches > 1 {
-		l.missed++
+		l.missed = true
 	}
 	for {
-		for l.missed > 0 {
+		if l.missed {
 			if ok, err := l.send(ctx, conn, Event{Missed: true}); !ok {
 				return err // owed still: delivered after the next connect
 			}
-			l.missed--
+			l.missed = false
 		}
 		if err := l.servePending(ctx, conn); err != nil {
 			return err

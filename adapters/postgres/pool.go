@@ -90,8 +90,9 @@ func NewPool(o PoolOptions) (*Pool, error) {
 
 // Run supervises the pool until ctx ends (it returns nil) or it gives up
 // (it returns the error). Before returning it closes the pool, which
-// waits for every acquired connection to be released. Run may be called
-// once.
+// waits for every acquired connection to be released: stop the goroutines
+// that use the pool (or let their queries end with the same ctx) before
+// waiting for Run, or Run waits for them. Run may be called once.
 func (p *Pool) Run(ctx context.Context) error {
 	if !p.started.CompareAndSwap(false, true) {
 		return p.sup.Run(ctx) // supervisor.ErrAlreadyStarted, and nothing else

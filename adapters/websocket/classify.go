@@ -2,7 +2,6 @@ package websocket
 
 import (
 	"errors"
-	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"time"
@@ -22,21 +21,27 @@ import (
 //   - close 1008 (policy violation): backoff.Permanent;
 //   - close 1012 (service restart) and 1013 (try again later):
 //     backoff.RetryAfter with the delay the close reason names
-//     ("retry-after=N", N whole seconds), else one drawn from
-//     [CloseHint, 1.5*CloseHint);
+//     ("retry-after=N", N whole seconds), else CloseHint (a Connector's
+//     Classify draws it from [CloseHint, 1.5*CloseHint) with its own
+//     generator, so that a fleet sent away at once does not come back at
+//     once);
 //   - anything else, including close 1000, 1001 and 1006: unchanged, an
 //     ordinary reconnect.
 //
 // An error already marked Permanent or carrying a hint is returned as is.
 // Classify(nil) is nil.
-func Classify(err error) error { return classify(err, DefaultCloseHint) }
+func Classify(err error) error {
+	return classify(err, func() time.Duration { return DefaultCloseHint })
+}
 
 // CloseStatus returns the close code in err's chain, such as
 // websocket.StatusTryAgainLater, or -1 if there is none. It sees through
 // the errors of Read, Status().Err and Run.
 func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }
 
-func classify(err error, closeHint time.Duration) error {
+// classify classifies err; closeHint gives the wait after a 1012 or 1013
+// whose reason names none.
+func classify(err error, closeHint func() time.Duration) error {
 	if err == nil || backoff.IsPermanent(err) {
 		return err
 	}
@@ -66,7 +71,7 @@ func classify(err error, closeHint time.Duration) error {
 		if d, ok := reasonHint(ce.Reason); ok {
 			return backoff.RetryAfter(err, d)
 		}
-		return backoff.RetryAfter(err, spread(closeHint))
+		return backoff.RetryAfter(err, closeHint())
 	}
 	return err
 }
@@ -83,12 +88,4 @@ func reasonHint(reason string) (time.Duration, bool) {
 	}
 	d := parseRetryAfter(m[1], time.Time{})
 	return d, d > 0
-}
-
-// spread returns a wait in [d, 1.5*d).
-func spread(d time.Duration) time.Duration {
-	if d <= 1 {
-		return d
-	}
-	return d + rand.N(d/2)
 }

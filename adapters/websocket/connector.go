@@ -1,8 +1,11 @@
 package websocket
 
 import (
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -20,6 +23,7 @@ type Connector struct {
 
 	mu    sync.Mutex
 	conns map[*websocket.Conn]*connState
+	rng   rand.PCG // spreads close hints; owned by this Connector, under mu
 }
 
 // connState is what the Connector knows of one connection.
@@ -40,14 +44,30 @@ func NewConnector(o Options) (*Connector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState)}, nil
+	c := &Connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState)}
+	var seed [16]byte
+	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
+	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
+	return c, nil
 }
 
 // URL returns the URL with its credentials redacted.
 func (c *Connector) URL() string { return c.target.redacted }
 
-// Classify is the package's Classify with this Connector's CloseHint.
-func (c *Connector) Classify(err error) error { return classify(err, c.o.CloseHint) }
+// Classify is the package's Classify with this Connector's CloseHint,
+// spread over [CloseHint, 1.5*CloseHint).
+func (c *Connector) Classify(err error) error { return classify(err, c.spreadCloseHint) }
+
+// spreadCloseHint draws a wait from [CloseHint, 1.5*CloseHint).
+func (c *Connector) spreadCloseHint() time.Duration {
+	d := c.o.CloseHint
+	if d <= 1 {
+		return d
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return d + time.Duration(c.rng.Uint64()%uint64(d/2))
+}
 
 // Close closes conn: at once when it is known to be broken (the heartbeat
 // failed, a read failed and the program called Invalidate), else with the

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/health"
 )
 
 // Connect makes one handshake, bounded by ctx (the supervisor's
@@ -86,15 +88,13 @@ func (c *Connector) dialError(err error, resp *http.Response) error {
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
-		return &safeError{msg: fmt.Sprintf("dial %q: %v", c.target.redacted, he), errs: []error{he}}
+		return health.Scrubbed(fmt.Sprintf("dial %q: %v", c.target.redacted, he), he)
 	}
 	text := err.Error()
 	var ue *url.Error
 	if errors.As(err, &ue) { // the HTTP request failed: its error repeats the URL
 		text = "handshake request: " + ue.Err.Error()
 	}
-	return &safeError{
-		msg:  fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)),
-		errs: safeChain(err),
-	}
+	// Only the parts of the chain that hold no URL, header or body stay.
+	return health.Scrubbed(fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)), safeChain(err)...)
 }

@@ -51,7 +51,7 @@
 // the server closes with 1008 ends in Failed without another handshake.
 // CloseStatus reads the close code from Status().Err or Run's error.
 //
-// No error, log line or Status holds the URL's password or credential
-// query parameters (token, key, password, secret, signature, ...), nor the
-// body of a refused handshake.
+// No error, log line or Status holds the URL's user name and password, its
+// credential query parameters (token, key, password, secret, signature,
+// ...), or the body of a refused handshake.
 package websocket

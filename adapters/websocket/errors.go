@@ -35,17 +35,6 @@ func (e *HandshakeError) Error() string {
 	return s
 }
 
-// safeError has redacted text and unwraps only to errors that hold no
-// secret, so that neither its text nor a reflective walk of its chain (a
-// logger printing %+v or dumping fields) shows a credential.
-type safeError struct {
-	msg  string
-	errs []error
-}
-
-func (e *safeError) Error() string   { return e.msg }
-func (e *safeError) Unwrap() []error { return e.errs }
-
 // safeChain returns the parts of err's chain that are known to hold no
 // URL, header or body: network and DNS errors (addresses only), context
 // ends, EOF.

@@ -10,6 +10,9 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
 
 	"github.com/redial-go/redial/backoff"
 )
@@ -55,7 +58,7 @@ func TestReasonHint(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	hs := func(code int, ra time.Duration) error {
-		return &safeError{msg: "dial", errs: []error{&HandshakeError{StatusCode: code, RetryAfter: ra}}}
+		return health.Scrubbed("dial", &HandshakeError{StatusCode: code, RetryAfter: ra})
 	}
 	closed := func(code websocket.StatusCode, reason string) error {
 		return fmt.Errorf("failed to get reader: received close frame: %w", websocket.CloseError{Code: code, Reason: reason})
@@ -104,9 +107,11 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSpreadStaysInItsRange(t *testing.T) {
+	c, err := NewConnector(Options{URL: "ws://h/x", CloseHint: 4 * time.Second})
+	require.NoError(t, err)
 	seen := map[time.Duration]bool{}
 	for range 1000 {
-		d := spread(4 * time.Second)
+		d := c.spreadCloseHint()
 		assert.GreaterOrEqual(t, d, 4*time.Second)
 		assert.Less(t, d, 6*time.Second)
 		seen[d] = true
@@ -117,7 +122,7 @@ func TestSpreadStaysInItsRange(t *testing.T) {
 func TestParseTargetFindsSecrets(t *testing.T) {
 	tg, err := parseTarget("wss://u:p%40ss@h:1/x?token=T1&api_key=K2&Signature=S3&room=r&sig=S4&X-Amz-Credential=C5")
 	assert.NoError(t, err)
-	assert.Equal(t, "wss://u:xxxxx@h:1/x?room=r", tg.redacted)
+	assert.Equal(t, "wss://xxxxx@h:1/x?room=r", tg.redacted, "the whole userinfo is a credential")
 	assert.ElementsMatch(t, []string{"p@ss", "T1", "K2", "S3", "S4", "C5"}, tg.secrets)
 	assert.Equal(t, "token xxxxx and xxxxx", tg.redact("token T1 and p@ss"))
 }

@@ -25,16 +25,7 @@ func New(o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
 	if so.Name == "" {
 		so.Name = c.URL()
 	}
-	user := so.Classify
-	so.Classify = func(err error) error {
-		err = c.Classify(err)
-		if user != nil {
-			if u := user(err); u != nil {
-				return u
-			}
-		}
-		return err
-	}
+	so.Classify = supervisor.ChainClassify(c.Classify, so.Classify)
 	s, err := supervisor.New[*websocket.Conn](c, so)
 	if err != nil {
 		return nil, fmt.Errorf("websocket: Supervisor: %w", err)

@@ -25,9 +25,10 @@ const (
 // NewConnector copy it.
 type Options struct {
 	// URL is the ws:// or wss:// address to dial. Credentials in it (a
-	// password, query parameters such as token, key, password, secret,
-	// signature) are sent to the server but never appear in an error, a log
-	// line or a Status.
+	// user name and password, query parameters such as token, key,
+	// password, secret, signature) are sent to the server but never appear
+	// in an error, a log line or a Status. A '?', '#', '/' or '@' in a
+	// password must be escaped.
 	URL string
 	// Header is sent with every handshake (Authorization, Origin, ...).
 	Header http.Header

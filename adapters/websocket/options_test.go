@@ -54,8 +54,26 @@ func TestNewRejectsBadOptions(t *testing.T) {
 func TestNewDefaults(t *testing.T) {
 	s, err := redialws.New(redialws.Options{URL: "wss://bob:PW-s3cret@example.com/feed?token=TOK-s3cret&room=1"})
 	require.NoError(t, err)
-	assert.Equal(t, "wss://bob:xxxxx@example.com/feed?room=1", s.Name(), "the Name is the redacted URL")
+	assert.Equal(t, "wss://xxxxx@example.com/feed?room=1", s.Name(), "the Name is the redacted URL")
 	c, err := redialws.NewConnector(redialws.Options{URL: "ws://example.com"})
 	require.NoError(t, err)
 	assert.Equal(t, "ws://example.com", c.URL())
+}
+
+// TestURLCredentialsNeverInName covers URLs whose credentials fool a URL
+// parser or sit in the user name: refused, or redacted.
+func TestURLCredentialsNeverInName(t *testing.T) {
+	for _, u := range []string{
+		"wss://user:?s3cretpw@feed.example/x",
+		"wss://user:1234?s3cretpw@feed.example/x",
+		"wss://s3cretpw@feed.example/x",
+		"wss://s3cretpw:@feed.example/x",
+	} {
+		c, err := redialws.NewConnector(redialws.Options{URL: u})
+		if err != nil {
+			assert.NotContains(t, err.Error(), "s3cretpw", u)
+			continue
+		}
+		assert.NotContains(t, c.URL(), "s3cretpw", u)
+	}
 }

@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"github.com/redial-go/redial/health"
 )
+
+// minSecretName is the shortest user name masked in error text.
+const minSecretName = 8
 
 // target is a parsed, checked URL with what it takes to keep its secrets
 // out of errors.
@@ -34,7 +38,17 @@ func parseTarget(raw string) (target, error) {
 	if p, ok := u.User.Password(); ok && p != "" {
 		secrets = append(secrets, p)
 	}
-	redacted := health.Redact(u.String(), secrets...)
+	// In a ws URL the user name is basic auth or a token: a credential too.
+	// The shown URL drops it; the text of errors masks it when it is long
+	// enough to be a token (a short one would garble every message).
+	shown := *u
+	if u.User != nil {
+		shown.User = url.User(health.Mask)
+		if name := u.User.Username(); len(name) >= minSecretName {
+			secrets = append(secrets, name)
+		}
+	}
+	redacted := health.Redact(shown.String(), secrets...)
 	if ru, err := url.Parse(redacted); err == nil {
 		kept := ru.Query()
 		for k, vs := range u.Query() {
@@ -52,6 +66,10 @@ func parseTarget(raw string) (target, error) {
 		return target{}, fmt.Errorf("websocket: URL %q: scheme %q is not ws or wss", redacted, u.Scheme)
 	case u.Host == "":
 		return target{}, fmt.Errorf("websocket: URL %q has no host", redacted)
+	case strings.HasSuffix(u.Host, ":"):
+		// wss://user:?pw@host parses as host "user:": a password with a
+		// raw '?', '#' or '/' must be escaped.
+		return target{}, fmt.Errorf("websocket: URL %q has an empty port (escape '?', '#', '/' and '@' in a password)", redacted)
 	}
 	return target{raw: raw, redacted: redacted, secrets: secrets}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Watch is the heartbeat. It runs on the supervisor's goroutine: every
@@ -33,8 +35,11 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 	for {
 		select {
 		case <-ctx.Done():
-			if !errors.Is(context.Cause(ctx), context.Canceled) {
+			var inv *supervisor.InvalidatedError
+			if errors.As(context.Cause(ctx), &inv) {
 				// Invalidate: the program saw conn fail (Read's error).
+				// Any other cause is the supervisor stopping: Close then
+				// says goodbye (1000).
 				c.markBroken(conn)
 			}
 			return ctx.Err()

@@ -33,6 +33,7 @@ func check(t *testing.T, cases []bad) {
 			assert.NotPanics(t, func() { err = c.call() })
 			if assert.Error(t, err) {
 				assert.Contains(t, err.Error(), c.want)
+				t.Log(err)
 			}
 		})
 	}

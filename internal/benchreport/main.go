@@ -104,7 +104,25 @@ func herdSection(b *strings.Builder) error {
 	if err != nil {
 		return err
 	}
+	table := strings.ReplaceAll(out, "plot written to docs/herd.svg\n", "")
 	fmt.Fprintf(b, "## The thundering herd\n\n`go run ./examples/herd -svg docs/herd.svg` (virtual time; see examples/herd/README.md for the model and the rows):\n\n")
-	fmt.Fprintf(b, "```\n%s```\n\n![attempts per 100 ms window](docs/herd.svg)\n\n", strings.ReplaceAll(out, "plot written to docs/herd.svg\n", ""))
-	return nil
+	fmt.Fprintf(b, "```\n%s```\n\n![attempts per 100 ms window](docs/herd.svg)\n\n", table)
+	return replaceBetween("README.md", "<!-- herd:begin", "<!-- herd:end -->", "```\n"+table+"```\n")
+}
+
+// replaceBetween replaces what lies between the line that starts with
+// begin and the line end in file.
+func replaceBetween(file, begin, end, text string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i := strings.Index(s, begin)
+	j := strings.Index(s, end)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: no %q ... %q markers", file, begin, end)
+	}
+	i += strings.IndexByte(s[i:], '\n') + 1
+	return os.WriteFile(file, []byte(s[:i]+text+s[j:]), 0o644)
 }

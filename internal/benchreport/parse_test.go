@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -25,4 +26,13 @@ PASS`
 	assert.Equal(t, 3905.0, v)
 	_, n = median(ss, "BenchmarkMissing", "ns/op")
 	assert.Zero(t, n)
+}
+
+func TestReplaceBetween(t *testing.T) {
+	f := t.TempDir() + "/README.md"
+	assert.NoError(t, os.WriteFile(f, []byte("a\n<!-- herd:begin x -->\nold\n<!-- herd:end -->\nb\n"), 0o644))
+	assert.NoError(t, replaceBetween(f, "<!-- herd:begin", "<!-- herd:end -->", "new\n"))
+	got, _ := os.ReadFile(f)
+	assert.Equal(t, "a\n<!-- herd:begin x -->\nnew\n<!-- herd:end -->\nb\n", string(got))
+	assert.Error(t, replaceBetween(f, "<!-- nope", "<!-- herd:end -->", ""))
 }

@@ -1,0 +1,45 @@
+package tcp_test
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/backoff"
+)
+
+func TestClassify(t *testing.T) {
+	op := func(err error) error { return &net.OpError{Op: "dial", Net: "tcp", Err: err} }
+	for _, tc := range []struct {
+		err       error
+		permanent bool
+		says      string
+	}{
+		{op(syscall.ECONNREFUSED), false, "connection refused"},
+		{op(syscall.ECONNRESET), false, "connection reset"},
+		{op(syscall.ETIMEDOUT), false, "timed out"},
+		{io.EOF, false, "EOF"},
+		{context.DeadlineExceeded, false, "deadline"},
+		{op(&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}), false, `host "x.invalid" not found in DNS`},
+		{op(&net.DNSError{Err: "server misbehaving", Name: "x.invalid", IsTemporary: true}), false, `DNS lookup of "x.invalid" failed`},
+		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), true, "unknown authority"},
+		{x509.HostnameError{Certificate: &x509.Certificate{}, Host: "h"}, true, "h"},
+		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.NotAuthorizedToSign}, true, "not authorized"},
+		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.Expired}, false, "expired"},
+		{backoff.Permanent(errors.New("already")), true, "already"},
+	} {
+		got := tcp.Classify(tc.err)
+		assert.Equal(t, tc.permanent, backoff.IsPermanent(got), "%v", tc.err)
+		assert.ErrorContains(t, got, tc.says)
+		assert.ErrorIs(t, got, tc.err, "the cause stays in the chain")
+	}
+	assert.NoError(t, tcp.Classify(nil))
+}

@@ -1,0 +1,98 @@
+package tcp_test
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cenkalti/rpc2"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// rpcServer is an rpc2 server on a restartable TCP server, with methods:
+//   - tcp.HeartbeatMethod (unless made without it);
+//   - Server.Echo(s) = s;
+//   - Server.CallBack(name): calls the client's Client.Hello(name) and
+//     returns its reply — a server -> client call;
+//   - Server.Block(s): replies "late" once release is closed; gives up
+//     when the connection closes.
+type rpcServer struct {
+	*server
+	release     chan struct{}
+	releaseOnce sync.Once
+}
+
+func startRPCServer(t *testing.T, heartbeat bool) *rpcServer {
+	return startRPCServerTLS(t, heartbeat, nil)
+}
+
+// startRPCServerTLS serves TLS when cfg is set.
+func startRPCServerTLS(t *testing.T, heartbeat bool, cfg *tls.Config) *rpcServer {
+	srv := rpc2.NewServer()
+	rs := &rpcServer{release: make(chan struct{})}
+	if heartbeat {
+		tcp.HandleHeartbeat(srv)
+	}
+	srv.Handle("Server.Echo", func(_ *rpc2.Client, s string, reply *string) error {
+		*reply = s
+		return nil
+	})
+	srv.Handle("Server.CallBack", func(c *rpc2.Client, name string, reply *string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		return c.CallWithContext(ctx, "Client.Hello", name, reply)
+	})
+	srv.Handle("Server.Block", func(c *rpc2.Client, _ string, reply *string) error {
+		select {
+		case <-rs.release:
+			*reply = "late"
+		case <-c.DisconnectNotify():
+		}
+		return nil
+	})
+	rs.server = startServer(t, func(c net.Conn, _ <-chan struct{}) {
+		if cfg != nil {
+			c = tls.Server(c, cfg)
+		}
+		srv.ServeConn(c)
+	})
+	t.Cleanup(rs.unblock)
+	return rs
+}
+
+func (rs *rpcServer) unblock() { rs.releaseOnce.Do(func() { close(rs.release) }) }
+
+// hello is the client's handler the server calls back.
+func hello(_ *rpc2.Client, name string, reply *string) error {
+	*reply = "hello " + name
+	return nil
+}
+
+// newRPC returns an RPC supervisor with short heartbeats and backoff;
+// change adjusts the options first.
+func newRPC(t *testing.T, addr string, change func(*tcp.RPCOptions)) *tcp.RPC {
+	t.Helper()
+	o := tcp.RPCOptions{
+		DialOptions:       tcp.DialOptions{Address: addr},
+		Handlers:          map[string]any{"Client.Hello": hello},
+		HeartbeatInterval: 100 * time.Millisecond,
+		HeartbeatTimeout:  100 * time.Millisecond,
+		Supervisor: supervisor.Options[*rpc2.Client]{
+			Name:    "rpc",
+			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+		},
+	}
+	if change != nil {
+		change(&o)
+	}
+	r, err := tcp.NewRPC(o)
+	require.NoError(t, err)
+	return r
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/cenkalti/rpc2"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// client asks for a quote every 500ms until ctx ends. Calls made while
+// the server is away wait for the next connection (bounded by their ctx).
+func client(ctx context.Context, w io.Writer, addr string) error {
+	r, err := tcp.NewRPC(tcp.RPCOptions{
+		DialOptions: tcp.DialOptions{Address: addr},
+		// The methods the server calls on us: registered again on every
+		// new connection, before it reads.
+		Handlers: map[string]any{
+			"Client.Name": func(_ *rpc2.Client, _ struct{}, name *string) error {
+				*name = "tcp-rpc example"
+				return nil
+			},
+		},
+		HeartbeatInterval: time.Second, // a silent server is found within 1.5s
+		HeartbeatTimeout:  500 * time.Millisecond,
+		Supervisor: supervisor.Options[*rpc2.Client]{
+			Name:    "quotes",
+			Backoff: backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	watched := make(chan struct{})
+	go func() { watch(ctx, w, r); close(watched) }()
+	defer func() { <-watched }()
+
+	tick := time.NewTicker(500 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return <-done
+		case <-tick.C:
+		}
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		var price string
+		err := r.Call(cctx, "Server.Quote", "ACME", &price)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				fmt.Fprintln(w, "client: call failed:", err)
+			}
+			continue
+		}
+		fmt.Fprintln(w, "client:", price)
+	}
+}
+
+// watch prints the supervisor's state changes.
+func watch(ctx context.Context, w io.Writer, r *tcp.RPC) {
+	ch, unsub := r.Subscribe()
+	defer unsub()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case st := <-ch:
+			if st.State == health.Backoff {
+				fmt.Fprintf(w, "client: %s, next attempt in %v\n", st.State, time.Until(st.NextAttempt).Round(time.Millisecond))
+				continue
+			}
+			fmt.Fprintf(w, "client: %s\n", st.State)
+		}
+	}
+}

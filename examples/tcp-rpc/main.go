@@ -1,0 +1,85 @@
+// Command tcp-rpc shows a bidirectional RPC session (github.com/cenkalti/rpc2)
+// kept alive by redial: the client calls the server, the server calls back
+// into the client, and when the server restarts the client reconnects and
+// its handlers are registered again on the new connection.
+//
+//	go run ./examples/tcp-rpc                        # server and client in one process; the server restarts once
+//	go run ./examples/tcp-rpc -serve 127.0.0.1:9000  # a server of its own (Ctrl-C and start it again)
+//	go run ./examples/tcp-rpc -addr 127.0.0.1:9000   # a client of it
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+)
+
+func main() {
+	serve := flag.String("serve", "", "run only a server on this address")
+	addr := flag.String("addr", "", "run only a client of the server at this address")
+	duration := flag.Duration("duration", 0, "stop after this long (0: until Ctrl-C; 6s without -serve and -addr)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if *duration == 0 && *serve == "" && *addr == "" {
+		*duration = 6 * time.Second
+	}
+	if *duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *duration)
+		defer cancel()
+	}
+	var err error
+	switch {
+	case *serve != "":
+		err = serveOnly(ctx, os.Stdout, *serve)
+	case *addr != "":
+		err = client(ctx, os.Stdout, *addr)
+	default:
+		err = both(ctx, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tcp-rpc:", err)
+		os.Exit(1)
+	}
+}
+
+// serveOnly runs a server until ctx ends.
+func serveOnly(ctx context.Context, w io.Writer, addr string) error {
+	s, err := startServer(addr, w)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "serving on %s\n", s.addr)
+	<-ctx.Done()
+	s.stop()
+	return nil
+}
+
+// both runs a server and a client; the server restarts after 2s.
+func both(ctx context.Context, w io.Writer) error {
+	s, err := startServer("127.0.0.1:0", w)
+	if err != nil {
+		return err
+	}
+	restarted := make(chan error, 1)
+	timer := time.AfterFunc(2*time.Second, func() {
+		fmt.Fprintln(w, "server: restarting")
+		s.stop()
+		var err error
+		s, err = startServer(s.addr, w)
+		restarted <- err
+	})
+	err = client(ctx, w, s.addr)
+	if !timer.Stop() {
+		if rerr := <-restarted; rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	s.stop()
+	return err
+}
