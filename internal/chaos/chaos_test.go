@@ -17,12 +17,12 @@ import (
 func TestChaos(t *testing.T) {
 	cfg := newConfig(t)
 	announce(t, "chaos: "+cfg.String()+"; re-run with -chaos.seed="+uitoa(cfg.seed))
-	ignore := goleak.IgnoreCurrent()
+	ignore := append([]goleak.Option{goleak.IgnoreCurrent()}, toxiproxyStuck...)
 	var sum summary
 	t.Run("run", func(t *testing.T) { sum = runChaos(t, cfg) })
 	// Everything the run started has been stopped and closed, its
 	// cleanups included: no goroutine of it may be left.
-	if err := goleak.Find(ignore); err != nil {
+	if err := goleak.Find(ignore...); err != nil {
 		sum.leakedGos = strings.Count(err.Error(), "Goroutine ")
 		sum.violations++
 		t.Errorf("chaos violation [%s] run: %d goroutine(s) outlived it: %v", ruleLeak, sum.leakedGos, err)

@@ -36,16 +36,16 @@ const (
 	recoverMargin = 3 * time.Second // detection + ConnectTimeout + slack, on top of Cap
 )
 
-// mix is how many subjects of each kind run, and how many servers the
-// WebSocket subjects share.
+// mix is how many subjects of each kind run, and how many servers each
+// transport's subjects share (a server restart hits all of its subjects).
 type mix struct {
-	ws, listeners, pools int
-	wsServers            int
+	ws, tcp, rpc, listeners, pools    int
+	wsServers, tcpServers, rpcServers int
 }
 
-func (m mix) total() int { return m.ws + m.listeners + m.pools }
+func (m mix) total() int { return m.ws + m.tcp + m.rpc + m.listeners + m.pools }
 
-var defaultMix = mix{ws: 26, listeners: 14, pools: 10, wsServers: 3}
+var defaultMix = mix{ws: 12, tcp: 10, rpc: 10, listeners: 10, pools: 8, wsServers: 2, tcpServers: 2, rpcServers: 2}
 
 // config is one run's parameters.
 type config struct {
@@ -77,12 +77,12 @@ func newConfig(t *testing.T) config {
 // backoff returns subject i's backoff: seeded from the run's seed, so
 // that the jitter is the same when the seed is.
 func (c config) backoff(i int) backoff.Config {
-	return backoff.Config{Base: backoffBase, Cap: backoffCap, Seed: c.seed + uint64(i)*0x9E3779B97F4A7C15}
+	return backoff.Config{Base: backoffBase, Cap: backoffCap, Seed: (c.seed+uint64(i)*0x9E3779B97F4A7C15)>>1 | 1}
 }
 
 func (c config) String() string {
-	return fmt.Sprintf("seed=%d duration=%v subjects=%d (ws=%d listener=%d pool=%d)",
-		c.seed, c.duration, c.mix.total(), c.mix.ws, c.mix.listeners, c.mix.pools)
+	return fmt.Sprintf("seed=%d duration=%v subjects=%d (ws=%d tcp=%d rpc=%d listener=%d pool=%d)",
+		c.seed, c.duration, c.mix.total(), c.mix.ws, c.mix.tcp, c.mix.rpc, c.mix.listeners, c.mix.pools)
 }
 
 func uitoa(n uint64) string { return fmt.Sprint(n) }

@@ -44,6 +44,12 @@ func build(t *testing.T, cfg config) *suite {
 		s.servers[k].subjects = append(s.servers[k].subjects, w)
 		s.subjects = append(s.subjects, w)
 	}
+	s.addAcceptors(t, "tcpserver", cfg.mix.tcpServers, startLineServer, cfg.mix.tcp, func(i int, srv *acceptor) subject {
+		return newTCPSubject(t, i, srv, cfg, v)
+	})
+	s.addAcceptors(t, "rpcserver", cfg.mix.rpcServers, startRPCServer, cfg.mix.rpc, func(i int, srv *acceptor) subject {
+		return newRPCSubject(t, i, srv, cfg, v)
+	})
 	for i := range cfg.mix.listeners {
 		l := newListenerSubject(t, i, s.cluster, s.helper, cfg, v)
 		s.listeners = append(s.listeners, l)
@@ -56,6 +62,24 @@ func build(t *testing.T, cfg config) *suite {
 		s.subjects = append(s.subjects, p)
 	}
 	return s
+}
+
+// addAcceptors starts servers servers with start and n subjects made by
+// make, spread over them.
+func (s *suite) addAcceptors(t *testing.T, kind string, servers int, start func(testing.TB, string, *liveCounter) *acceptor,
+	n int, make func(int, *acceptor) subject) {
+	first := len(s.servers)
+	var accs []*acceptor
+	for k := range servers {
+		a := start(t, fmt.Sprintf("%s-%d", kind, k), s.live)
+		accs = append(accs, a)
+		s.servers = append(s.servers, serverGroup{name: a.name, srv: a})
+	}
+	for i := range n {
+		sub := make(i, accs[i%servers])
+		s.servers[first+i%servers].subjects = append(s.servers[first+i%servers].subjects, sub)
+		s.subjects = append(s.subjects, sub)
+	}
 }
 
 // pgNames returns the names of the PostgreSQL subjects.

@@ -1,0 +1,136 @@
+package chaos
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// echoTimeout bounds one echo of the TCP worker: the program's read
+// deadline, which is how it finds a silent peer (the adapter cannot).
+const echoTimeout = 2 * time.Second
+
+// tcpSubject is a plain TCP supervisor (adapters/tcp.New) with a
+// Handshake that says hello, and a worker that sends numbered echo
+// requests and checks each answer. Its reader is the watcher, as the
+// adapter asks: a failed echo invalidates the connection.
+type tcpSubject struct {
+	subjectBase
+	sup *supervisor.Supervisor[net.Conn]
+	v   *violations
+
+	turn chan struct{} // one echo at a time on the connection (a lock that ctx can end)
+	conn net.Conn      // the connection rd reads; owned by whoever holds turn
+	rd   *bufio.Reader
+	n    int64
+}
+
+func newTCPSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations) *tcpSubject {
+	name := fmt.Sprintf("tcp-%02d", i)
+	proxy := toxitest.NewOn(t, lowAddr(t), srv.addr)
+	s := &tcpSubject{subjectBase: newBase(name, "tcp", proxy), v: v, turn: make(chan struct{}, 1)}
+	sup, err := tcp.New(tcp.Options{
+		DialOptions: tcp.DialOptions{Address: proxy.Addr()},
+		Handshake:   func(ctx context.Context, c net.Conn) error { return hello(c, name) },
+		Supervisor: supervisor.Options[net.Conn]{
+			Name: name, Backoff: cfg.backoff(3000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.sup = sup
+	return s
+}
+
+// hello identifies the client to the server and waits for its "ok". The
+// adapter bounds it with the attempt's deadline.
+func hello(c net.Conn, name string) error {
+	if _, err := fmt.Fprintf(c, "hello %s\n", name); err != nil {
+		return err
+	}
+	var ok [3]byte // exactly "ok\n": nothing else may be read here
+	if _, err := io.ReadFull(c, ok[:]); err != nil {
+		return err
+	}
+	if string(ok[:]) != "ok\n" {
+		return fmt.Errorf("hello answered %q", ok[:])
+	}
+	return nil
+}
+
+func (s *tcpSubject) run(ctx context.Context) error { return s.sup.Run(ctx) }
+
+func (s *tcpSubject) Status() health.Status { return s.sup.Status() }
+
+func (s *tcpSubject) Subscribe() (<-chan health.Status, func()) { return s.sup.Subscribe() }
+
+func (s *tcpSubject) consume(context.Context, *sync.WaitGroup) {}
+
+// work echoes every poolInterval.
+func (s *tcpSubject) work(ctx context.Context, wg *sync.WaitGroup) {
+	wg.Go(func() {
+		tick := time.NewTicker(poolInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			ectx, cancel := context.WithTimeout(ctx, echoTimeout)
+			_ = s.echo(ectx)
+			cancel()
+		}
+	})
+}
+
+// echo sends the next number on the live connection and checks the
+// answer, all before ctx's deadline. A failure invalidates the connection.
+func (s *tcpSubject) echo(ctx context.Context) error {
+	conn, err := s.sup.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	select {
+	case s.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.turn }()
+	if conn != s.conn {
+		s.conn, s.rd = conn, bufio.NewReader(conn)
+	}
+	s.n++
+	want := fmt.Sprintf("e %d\n", s.n)
+	deadline, _ := ctx.Deadline()
+	_ = conn.SetDeadline(deadline)
+	if _, err = conn.Write([]byte(want)); err == nil {
+		var got string
+		if got, err = s.rd.ReadString('\n'); err == nil && got != want {
+			s.v.add(ruleSequence, s.name, "echo of %q answered %q", want, got)
+			err = fmt.Errorf("echo of %q answered %q", want, got)
+		}
+	}
+	if err != nil {
+		s.sup.Invalidate(conn, err) // the program's reader is the watcher
+		return err
+	}
+	s.messages.Add(1)
+	return nil
+}
+
+func (s *tcpSubject) roundTrip(ctx context.Context) error { return s.echo(ctx) }
+
+// fence: every echo is checked as it comes.
+func (s *tcpSubject) fence(context.Context) error { return nil }
