@@ -2,8 +2,13 @@ package chaos
 
 import (
 	"context"
+	"testing"
+	"time"
 
 	"github.com/coder/websocket"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/redial-go/redial/internal/pgtest"
 )
 
 // Ways to break one invariant on purpose (-chaos.break=NAME), to see that
@@ -18,10 +23,11 @@ const (
 	breakSlowRun       = "slow-run"       // ws-00's Run goroutine is held 3s after cancel
 	breakLeakConn      = "leak-conn"      // a connection as ws-00 is opened after cancel and left open
 	breakLeakGoroutine = "leak-goroutine" // a goroutine outlives the run
+	breakPGExtraConn   = "pg-extra-conn"  // a second connection as pgl-00 from the faults' start, another after cancel
 )
 
 var breaks = []string{breakSecondConn, breakSkipSeq, breakSkipNotify, breakDropProbe,
-	breakKeepFault, breakSlowRun, breakLeakConn, breakLeakGoroutine}
+	breakKeepFault, breakSlowRun, breakLeakConn, breakLeakGoroutine, breakPGExtraConn}
 
 // openExtra opens a connection to s's server as s, beside the
 // supervisor's: one the supervisor does not know. With resume it takes
@@ -63,4 +69,16 @@ func releaseLeak() {
 	default:
 		close(leaked)
 	}
+}
+
+// pgExtraConn opens a connection to the cluster as pgl-00 (its
+// application_name), beside the Listener's; it is closed when t ends.
+func pgExtraConn(t *testing.T, c *pgtest.Cluster) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.DSN("application_name", appPrefix+"pgl-00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
 }

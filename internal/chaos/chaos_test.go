@@ -23,7 +23,7 @@ func TestChaos(t *testing.T) {
 	// Everything the run started has been stopped and closed, its
 	// cleanups included: no goroutine of it may be left.
 	if err := goleak.Find(ignore...); err != nil {
-		sum.leakedGos = strings.Count(err.Error(), "Goroutine ")
+		sum.leakedGos = strings.Count(err.Error(), " on top of the stack:") // one per goroutine
 		sum.violations++
 		t.Errorf("chaos violation [%s] run: %d goroutine(s) outlived it: %v", ruleLeak, sum.leakedGos, err)
 	}
@@ -71,6 +71,9 @@ func runChaos(t *testing.T, cfg config) summary {
 			sub.work(workCtx, &works)
 		}
 		startProbers(workCtx, &works, s.subjects, s.v, &rt)
+		if cfg.brk == breakPGExtraConn {
+			pgExtraConn(t, s.cluster) // until the next PostgreSQL restart
+		}
 		in := &injector{t: t, subjects: s.subjects, servers: s.servers, cluster: s.cluster, pg: s.pg, helper: s.helper}
 		ended := in.run(plan(cfg.seed, cfg.duration, planSize{subjects: len(s.subjects), servers: len(s.servers), pg: true}), time.Now(), cfg.duration)
 		sum.faults, sum.skipped = in.applied, in.skipped
@@ -87,6 +90,9 @@ func runChaos(t *testing.T, cfg config) summary {
 
 	cancelled := time.Now()
 	cancelRun()
+	if cfg.brk == breakPGExtraConn {
+		pgExtraConn(t, s.cluster) // and one after cancel, for the stop rule
+	}
 	if cfg.brk == breakLeakConn {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		s.ws[0].openExtra(ctx, true)
@@ -119,5 +125,6 @@ func runSubject(ctx context.Context, sub subject, cfg config) {
 	if cfg.brk == breakSlowRun && b.name == "ws-00" {
 		pause(context.Background(), 3*time.Second) // broken on purpose: a Run that returns late
 	}
+	b.runEnd = time.Now()
 	close(b.runDone)
 }

@@ -74,10 +74,11 @@ func (c *liveCounter) update(subject string, n int, now time.Time) {
 
 // sweep reports every subject that has been over its limit for longer
 // than overlapGrace.
-func (c *liveCounter) sweep() {
+func (c *liveCounter) sweep() { c.sweepAt(time.Now()) }
+
+func (c *liveCounter) sweepAt(now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := time.Now()
 	for subject := range c.over {
 		c.checkOver(subject, now)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/toxitest"
@@ -40,6 +41,7 @@ type subjectBase struct {
 	messages atomic.Int64
 
 	runErr  error         // what Run returned; read after runDone
+	runEnd  time.Time     // when it returned; read after runDone
 	runDone chan struct{} // closed when Run returned
 }
 
