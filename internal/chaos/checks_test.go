@@ -17,8 +17,10 @@ type recorder struct {
 	msgs []string
 }
 
-func (r *recorder) Errorf(format string, args ...any) { r.msgs = append(r.msgs, fmt.Sprintf(format, args...)) }
-func (r *recorder) Helper()                          {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
+}
+func (r *recorder) Helper() {}
 
 func (r *recorder) text() string { return strings.Join(r.msgs, "\n") }
 
