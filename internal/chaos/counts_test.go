@@ -51,10 +51,10 @@ func (s *summary) details() string {
 	if rt == nil {
 		rt = &rtStats{}
 	}
-	return fmt.Sprintf("chaos: faults %s (skipped %d, target busy); round trips ok=%d slowest=%v, not checked: down=%d faulted=%d older=%d other=%d; "+
+	return fmt.Sprintf("chaos: faults %s (skipped %d, target busy); round trips ok=%d slowest=%v (%s), not checked: down=%d faulted=%d older=%d other=%d; "+
 		"recovered %v after the last fault; numbers skipped under a reconnect or Missed=%d, received again=%d; "+
 		"server-side connections opened=%d; leaked connections=%d goroutines=%d; peak goroutines=%d; took %v",
-		strings.Join(kinds, " "), s.skipped, rt.ok.Load(), time.Duration(rt.slowest.Load()).Round(time.Millisecond),
+		strings.Join(kinds, " "), s.skipped, rt.ok.Load(), rt.slowest.Round(time.Millisecond), rt.slowOne,
 		rt.down.Load(), rt.faulted.Load(), rt.older.Load(), rt.other.Load(),
 		s.recovered.Round(time.Millisecond), s.covered, s.replayed, s.opened, s.leakedConns, s.leakedGos, s.peakGos,
 		s.elapsed.Round(100*time.Millisecond))

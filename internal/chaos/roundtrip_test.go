@@ -35,7 +35,17 @@ type rtStats struct {
 	faulted atomic.Int64 // skipped: a fault in force now
 	older   atomic.Int64 // skipped: the connection is older than the last fault
 	other   atomic.Int64 // skipped: a fault came during the probe, the test's side failed, the run ended
-	slowest atomic.Int64 // nanoseconds
+	mu      sync.Mutex
+	slowest time.Duration
+	slowOne string // the subject of the slowest round trip
+}
+
+func (r *rtStats) took(name string, d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if d > r.slowest {
+		r.slowest, r.slowOne = d, name
+	}
 }
 
 const (
@@ -71,12 +81,17 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 	cancel()
 	if err == nil {
 		stats.ok.Add(1)
-		for old := stats.slowest.Load(); int64(took) > old && !stats.slowest.CompareAndSwap(old, int64(took)); old = stats.slowest.Load() {
+		stats.took(b.name, took)
+		if took > rtTimeout/2 {
+			v.note(b.name, "a round trip took %v (connection %d, since %s)", took.Round(time.Millisecond), before.Connects, before.Since.Format("15:04:05.000"))
 		}
 		return
 	}
 	if ctx.Err() != nil || errors.Is(err, errHelper) || !b.window.quietSince(since) {
 		stats.other.Add(1) // the run is ending, the test's own side failed, or a fault came meanwhile
+		if ctx.Err() == nil {
+			v.note(b.name, "a round trip failed after %v, excused (a fault came, or the test's side failed): %v", took.Round(time.Millisecond), err)
+		}
 		return
 	}
 	after := s.Status()

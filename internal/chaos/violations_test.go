@@ -32,6 +32,7 @@ type violations struct {
 
 	mu    sync.Mutex
 	shown map[string]int
+	notes int
 }
 
 func newViolations(t testing.TB) *violations {
@@ -55,3 +56,18 @@ func (v *violations) add(rule, subject, format string, args ...any) {
 }
 
 func (v *violations) count() int64 { return v.n.Load() }
+
+// maxNotes is how many notes a run logs.
+const maxNotes = 20
+
+// note logs something worth a look that breaks no invariant (a slow or
+// excused round trip), up to maxNotes a run.
+func (v *violations) note(subject, format string, args ...any) {
+	v.mu.Lock()
+	v.notes++
+	n := v.notes
+	v.mu.Unlock()
+	if n <= maxNotes {
+		v.t.Logf("chaos note %s: %s", subject, fmt.Sprintf(format, args...))
+	}
+}
