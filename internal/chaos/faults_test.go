@@ -49,8 +49,9 @@ type inForce struct {
 }
 
 // run applies the schedule from start until start+d, then removes every
-// fault still in force, and returns when the last one was removed.
-func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duration) time.Time {
+// fault still in force, unless keep is set, and returns when the last one
+// was removed, with the faults kept in force, in kept.
+func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duration, keep bool) (ended time.Time, kept []inForce) {
 	var live []inForce // sorted by until
 	busy := map[string]bool{}
 	end := start.Add(d)
@@ -93,10 +94,13 @@ func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duratio
 		timer.Reset(time.Until(next))
 		<-timer.C
 	}
+	if keep {
+		return time.Now(), live
+	}
 	for _, f := range live {
 		in.timed("removing a fault on "+f.key, f.undo)
 	}
-	return time.Now()
+	return time.Now(), nil
 }
 
 // slowFault is how long applying or removing a fault may take before the

@@ -10,7 +10,9 @@ import (
 )
 
 // waitState waits until s reports state, or ctx ends.
-func waitState(ctx context.Context, s subject, state health.State) error {
+func waitState(ctx context.Context, s interface {
+	Subscribe() (<-chan health.Status, func())
+}, state health.State) error {
 	ch, unsub := s.Subscribe()
 	defer unsub()
 	var last health.Status
