@@ -2,6 +2,8 @@ package pgtest_test
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"testing"
 
@@ -44,4 +46,18 @@ func TestCloseRemovesEverything(t *testing.T) {
 	require.NoError(t, c.Close(), "Close twice")
 	_, err = os.Stat(dir)
 	assert.True(t, os.IsNotExist(err), "directory left behind: %v", err)
+}
+
+// Options.Port is the port the server listens on, across restarts too.
+func TestChosenPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := ln.Addr().(*net.TCPAddr).Port
+	require.NoError(t, ln.Close())
+	c := pgtest.Start(t, pgtest.Options{Port: port})
+	assert.Equal(t, port, c.Port())
+	c.Restart(t, pgtest.Fast)
+	var one int
+	require.NoError(t, c.Connect(t).QueryRow(t.Context(), "SELECT 1").Scan(&one))
+	assert.Contains(t, c.DSN(), fmt.Sprintf(":%d/", port))
 }

@@ -91,3 +91,19 @@ func TestProxyFaults(t *testing.T) {
 	defer c3.Close()
 	assert.NoError(t, roundTrip(c3))
 }
+
+// NewOn listens where it is told to, and again there after Enable.
+func TestNewOnListensThere(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	p := toxitest.NewOn(t, addr, echo(t))
+	assert.Equal(t, addr, p.Addr())
+	p.Disable()
+	p.Enable(t)
+	c, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer c.Close()
+	assert.NoError(t, roundTrip(c))
+}
