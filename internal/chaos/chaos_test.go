@@ -25,6 +25,7 @@ func TestChaos(t *testing.T) {
 		t.Errorf("chaos violation [%s] run: %d goroutine(s) outlived it: %v", ruleLeak, sum.leakedGos, err)
 	}
 	releaseLeak()
+	announce(t, sum.kinds())
 	announce(t, sum.details())
 	announce(t, sum.line())
 }

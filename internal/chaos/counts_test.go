@@ -25,6 +25,15 @@ type summary struct {
 	recovered   time.Duration // from the last fault's end to every subject recovered
 	peakGos     int64
 	elapsed     time.Duration
+	byKind      map[string]*kindCounts
+}
+
+// kindCounts is what the subjects of one kind counted.
+type kindCounts struct {
+	subjects   int
+	reconnects uint64
+	messages   int64
+	faults     int // faults that touched them, PostgreSQL restarts and server restarts included
 }
 
 func (s *summary) faultTotal() int {
@@ -60,6 +69,18 @@ func (s *summary) details() string {
 		s.elapsed.Round(100*time.Millisecond))
 }
 
+// kinds says, per kind of subject, how many there were, the faults that
+// touched them, their reconnects and what they received.
+func (s *summary) kinds() string {
+	var parts []string
+	for _, kind := range []string{"ws", "tcp", "rpc", "listener", "pool"} {
+		if k := s.byKind[kind]; k != nil {
+			parts = append(parts, fmt.Sprintf("%s: %d subjects, %d faults, %d reconnects, %d messages", kind, k.subjects, k.faults, k.reconnects, k.messages))
+		}
+	}
+	return "chaos: " + strings.Join(parts, "; ")
+}
+
 // announce logs line and prints it to stdout, so that it shows in go test
 // -v and in CI logs.
 func announce(t testing.TB, line string) {
@@ -70,12 +91,24 @@ func announce(t testing.TB, line string) {
 
 // collect adds up what the subjects counted.
 func (s *summary) collect(st *suite) {
+	s.byKind = map[string]*kindCounts{}
 	for _, sub := range st.subjects {
 		b := sub.base()
-		if c := sub.Status().Connects; c > 1 {
-			s.reconnects += c - 1
+		k := s.byKind[b.kind]
+		if k == nil {
+			k = &kindCounts{}
+			s.byKind[b.kind] = k
 		}
-		s.messages += b.messages.Load()
+		k.subjects++
+		if c := sub.Status().Connects; c > 1 {
+			k.reconnects += c - 1
+		}
+		k.messages += b.messages.Load()
+		k.faults += b.window.faults()
+	}
+	for _, k := range s.byKind {
+		s.reconnects += k.reconnects
+		s.messages += k.messages
 	}
 	for _, w := range st.ws {
 		_, covered, dups := w.feed.counts()

@@ -33,11 +33,11 @@ type subject interface {
 // subjectBase is what every subject has.
 type subjectBase struct {
 	name   string // also its identity on the server side
-	kind   string // ws, listener, pool
+	kind   string // ws, tcp, rpc, listener, pool
 	proxy  *toxitest.Proxy
 	window faultWindow
-	// messages counts what it delivered: feed messages, notifications,
-	// query results.
+	// messages counts what it delivered: feed messages, echoes, calls,
+	// notifications, query results.
 	messages atomic.Int64
 
 	runErr  error         // what Run returned; read after runDone

@@ -23,7 +23,6 @@ import (
 type wsSubject struct {
 	subjectBase
 	sup    *supervisor.Supervisor[*websocket.Conn]
-	srv    *wsServer
 	stream *feedStream
 	feed   *feedCheck
 	conns  atomic.Uint64 // connection numbers, one per OnConnect
@@ -37,7 +36,7 @@ type wsSubject struct {
 func newWSSubject(t testing.TB, i int, srv *wsServer, cfg config, v *violations) *wsSubject {
 	name := fmt.Sprintf("ws-%02d", i)
 	proxy := toxitest.NewOn(t, lowAddr(t), srv.addr)
-	s := &wsSubject{subjectBase: newBase(name, "ws", proxy), srv: srv, feed: newFeedCheck(name, v)}
+	s := &wsSubject{subjectBase: newBase(name, "ws", proxy), feed: newFeedCheck(name, v)}
 	if i == 0 {
 		s.brk = cfg.brk
 	}
