@@ -20,9 +20,10 @@ type Status struct {
 	ReconnectsLastMinute int           // connections established in the last minute after a loss
 }
 
-// Uptime returns how long the connection has been Connected at now, or 0.
+// Uptime returns how long the connection has been Connected at now, or 0
+// (also when Since is unknown).
 func (s Status) Uptime(now time.Time) time.Duration {
-	if s.State != Connected {
+	if s.State != Connected || s.Since.IsZero() {
 		return 0
 	}
 	return max(now.Sub(s.Since), 0)

@@ -2,7 +2,6 @@ package supervisor_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -34,39 +33,6 @@ func start(t *testing.T, c supervisor.Connector[*conn], o supervisor.Options[*co
 func (r *running) stop() error {
 	r.cancel()
 	return <-r.done
-}
-
-// recorder collects every State a subscriber sees, dropping repeats.
-type recorder struct {
-	mu     sync.Mutex
-	states []health.State
-	unsub  func()
-	done   chan struct{}
-}
-
-func record(s interface {
-	Subscribe() (<-chan health.Status, func())
-}) *recorder {
-	ch, unsub := s.Subscribe()
-	r := &recorder{unsub: unsub, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		for st := range ch {
-			r.mu.Lock()
-			if n := len(r.states); n == 0 || r.states[n-1] != st.State {
-				r.states = append(r.states, st.State)
-			}
-			r.mu.Unlock()
-		}
-	}()
-	return r
-}
-
-// stop ends the recording and returns it.
-func (r *recorder) stop() []health.State {
-	r.unsub()
-	<-r.done
-	return r.states
 }
 
 // fixed returns a Config whose delays a test can predict: Exponential.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -41,7 +42,7 @@ func TestFiveFailuresThenConnectedWaitsAreDecorrelated(t *testing.T) {
 		f := &fake{results: errs(5, errRefused), latency: 100 * time.Millisecond}
 		s, err := supervisor.New(f, supervisor.Options[*conn]{Backoff: backoff.Config{Base: base, Cap: cap, Seed: 5}})
 		require.NoError(t, err)
-		rec := record(s)
+		rec := testkit.Record(s)
 		synctest.Wait()
 		var planned []time.Time // NextAttempt seen in each Backoff
 		ch, unsub := s.Subscribe()
@@ -61,7 +62,7 @@ func TestFiveFailuresThenConnectedWaitsAreDecorrelated(t *testing.T) {
 		require.NoError(t, <-done)
 
 		B, C, K, I := health.Backoff, health.Connecting, health.Connected, health.Idle
-		assert.Equal(t, []health.State{I, C, B, C, B, C, B, C, B, C, B, C, K, health.Stopped}, rec.stop())
+		assert.Equal(t, []health.State{I, C, B, C, B, C, B, C, B, C, B, C, K, health.Stopped}, rec.Stop())
 
 		starts, ends, open, _ := f.snapshot()
 		require.Len(t, starts, 6)

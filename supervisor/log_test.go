@@ -1,12 +1,10 @@
 package supervisor_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -15,25 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
-// logBuffer captures JSON log records, safe for concurrent writes.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) records(t *testing.T) []map[string]any {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// records parses the JSON log records in b.
+func records(t *testing.T, b *testkit.Buffer) []map[string]any {
+	t.Helper()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
 		var m map[string]any
 		require.NoError(t, json.Unmarshal([]byte(line), &m), line)
 		out = append(out, m)
@@ -41,19 +28,13 @@ func (b *logBuffer) records(t *testing.T) []map[string]any {
 	return out
 }
 
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func newLogger(b *logBuffer) *slog.Logger {
+func newLogger(b *testkit.Buffer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
 func TestLogOneRecordPerStateChangeWithStableAttributes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
+		var logs testkit.Buffer
 		secret := errors.New("connect postgres://app:hunter22@db/x: connection refused")
 		f := &fake{results: []error{secret}}
 		o := exponential(time.Second, time.Minute)
@@ -66,7 +47,7 @@ func TestLogOneRecordPerStateChangeWithStableAttributes(t *testing.T) {
 		require.NoError(t, r.stop())
 
 		var got []string
-		for _, rec := range logs.records(t) {
+		for _, rec := range records(t, &logs) {
 			got = append(got, rec["level"].(string)+" "+rec["msg"].(string)+" "+rec["state"].(string))
 			assert.Equal(t, "test", rec["name"])
 			switch rec["msg"] {
@@ -95,13 +76,13 @@ func TestLogOneRecordPerStateChangeWithStableAttributes(t *testing.T) {
 
 func TestLogHintAndGaveUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
+		var logs testkit.Buffer
 		f := &fake{results: []error{backoff.RetryAfter(errRefused, 9*time.Second), backoff.Permanent(errors.New("401"))}}
 		o := exponential(time.Second, time.Minute)
 		o.Logger = newLogger(&logs)
 		r := start(t, f, o)
 		<-r.done
-		recs := logs.records(t)
+		recs := records(t, &logs)
 		var failed, gaveUp map[string]any
 		for _, rec := range recs {
 			switch rec["msg"] {
@@ -123,7 +104,7 @@ func TestLogHintAndGaveUp(t *testing.T) {
 
 func TestRepeatedIdenticalFailuresAreDemoted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var logs logBuffer
+		var logs testkit.Buffer
 		f := &fake{results: errs(12, errRefused)}
 		o := exponential(time.Second, 10*time.Second)
 		o.Logger = newLogger(&logs)
@@ -132,7 +113,7 @@ func TestRepeatedIdenticalFailuresAreDemoted(t *testing.T) {
 		require.NoError(t, r.stop())
 		// Failures at t = 0, 1, 3, 7, 15, 25, 35, 45, 55, 65, 75, 85s.
 		var levels []string
-		for _, rec := range logs.records(t) {
+		for _, rec := range records(t, &logs) {
 			if rec["msg"] == "attempt failed" {
 				levels = append(levels, rec["level"].(string))
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -30,7 +31,7 @@ func TestInvalidatedDuringOnConnectIsAFailedAttempt(t *testing.T) {
 		s, err := supervisor.New(noWatch{f}, o)
 		require.NoError(t, err)
 		sup = s
-		rec := record(s)
+		rec := testkit.Record(s)
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error, 1)
 		go func() { done <- s.Run(ctx) }()
@@ -41,7 +42,7 @@ func TestInvalidatedDuringOnConnectIsAFailedAttempt(t *testing.T) {
 		synctest.Wait()
 		cancel()
 		<-done
-		states := rec.stop()
+		states := rec.Stop()
 		assert.NotContains(t, states, health.Connected, "no connection was ever usable")
 		assert.Equal(t, health.Failed, s.Status().State, "every attempt failed: MaxAttempts 3 should give up; status %+v", s.Status())
 	})

@@ -61,6 +61,7 @@ func TestStatusUptimeAndWait(t *testing.T) {
 	assert.Zero(t, down.Uptime(now))
 	assert.Equal(t, 3*time.Second, down.Wait(now))
 	assert.Zero(t, down.Wait(now.Add(time.Hour)), "never negative")
+	assert.Zero(t, health.Status{State: health.Connected}.Uptime(now), "no Since, no uptime")
 }
 
 func TestOutageEndsWhenTheSupervisorStops(t *testing.T) {

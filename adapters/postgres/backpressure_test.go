@@ -11,6 +11,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // TestSlowConsumerGetsBackpressureNotMemoryGrowth sends tens of megabytes
@@ -23,7 +24,7 @@ func TestSlowConsumerGetsBackpressureNotMemoryGrowth(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"flood"}, Buffer: buffer})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	var before, after runtime.MemStats
 	runtime.GC()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestConnReconnectsAfterInvalidate(t *testing.T) {
@@ -43,7 +44,7 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 	require.True(t, postgres.IsConnError(err), "a terminated backend is a connection error: %v", err)
 	s.Invalidate(conn, err)
 
-	st := waitFor(t, s, 10*time.Second, "a second connection", func(st health.Status) bool {
+	st := testkit.WaitStatus(t, s, 10*time.Second, "a second connection", func(st health.Status) bool {
 		return st.State == health.Connected && st.Connects == 2
 	})
 	var pg *pgconn.PgError

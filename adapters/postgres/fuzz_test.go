@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // canaries are woven into every fuzzed password, between and around the
@@ -69,8 +70,8 @@ func FuzzRedactDSN(f *testing.F) {
 			}
 		}
 
-		var logs logBuffer
-		o := postgres.Options{DSN: dsn, Backoff: fast, MaxAttempts: 1, ConnectTimeout: 3 * time.Second, Logger: logs.logger()}
+		var logs testkit.Buffer
+		o := postgres.Options{DSN: dsn, Backoff: fast, MaxAttempts: 1, ConnectTimeout: 3 * time.Second, Logger: jsonLogger(&logs)}
 		if _, err := postgres.NewPool(postgres.PoolOptions{Options: o}); err != nil {
 			checkErr("NewPool's error", err)
 		}
@@ -87,7 +88,7 @@ func FuzzRedactDSN(f *testing.F) {
 			return // pgx read the malformed DSN another way: which text is "the password" is ambiguous
 		}
 		stop := start(t, s)
-		st := waitFor(t, s, 10*time.Second, "failed", isState(health.Failed))
+		st := testkit.WaitStatus(t, s, 10*time.Second, "failed", testkit.InState(health.Failed))
 		runErr := stop()
 		if runErr == nil {
 			t.Fatal("Run returned nil after Failed")

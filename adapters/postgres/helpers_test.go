@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
@@ -15,6 +14,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // fast is a backoff small enough for tests.
@@ -44,62 +44,6 @@ func start(t *testing.T, r runner) (stop func() error) {
 	return stop
 }
 
-// waitFor waits, up to d, for a Status that satisfies ok, and returns it.
-func waitFor(t *testing.T, r runner, d time.Duration, what string, ok func(health.Status) bool) health.Status {
-	t.Helper()
-	ch, unsub := r.Subscribe()
-	defer unsub()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	var last health.Status
-	for {
-		select {
-		case st := <-ch:
-			if ok(st) {
-				return st
-			}
-			last = st
-		case <-timer.C:
-			t.Fatalf("no %s within %v; last status: %s attempt %d err %v", what, d, last.State, last.Attempt, last.Err)
-		}
-	}
-}
-
-func isState(s health.State) func(health.Status) bool {
-	return func(st health.Status) bool { return st.State == s }
-}
-
-// recorder collects every State a subscriber sees, dropping repeats.
-type recorder struct {
-	mu     sync.Mutex
-	states []health.State
-	unsub  func()
-	done   chan struct{}
-}
-
-func record(r runner) *recorder {
-	ch, unsub := r.Subscribe()
-	rec := &recorder{unsub: unsub, done: make(chan struct{})}
-	go func() {
-		defer close(rec.done)
-		for st := range ch {
-			rec.mu.Lock()
-			if n := len(rec.states); n == 0 || rec.states[n-1] != st.State {
-				rec.states = append(rec.states, st.State)
-			}
-			rec.mu.Unlock()
-		}
-	}()
-	return rec
-}
-
-// stop ends the recording and returns the states seen.
-func (r *recorder) stop() []health.State {
-	r.unsub()
-	<-r.done
-	return r.states
-}
-
 // nextEvent returns the Listener's next Event, failing after d.
 func nextEvent(t *testing.T, l *postgres.Listener, d time.Duration) postgres.Event {
 	t.Helper()
@@ -122,25 +66,8 @@ func notify(t *testing.T, conn *pgx.Conn, channel, payload string) {
 	require.NoError(t, err)
 }
 
-// logBuffer is a slog destination that tests read after the fact.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *logBuffer) logger() *slog.Logger {
+// jsonLogger writes Debug and up to b as JSON.
+func jsonLogger(b *testkit.Buffer) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 

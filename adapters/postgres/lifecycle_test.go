@@ -11,6 +11,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -21,9 +22,9 @@ func TestListenWaitsForTheNextConnect(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{})
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: c.DSN()}, Channels: []string{"first"}})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	c.Stop(t, pgtest.Fast)
-	waitFor(t, l, 10*time.Second, "backoff", isState(health.Backoff))
+	testkit.WaitStatus(t, l, 10*time.Second, "backoff", testkit.InState(health.Backoff))
 
 	listened := make(chan error, 1)
 	go func() {
@@ -54,7 +55,7 @@ func TestRunTwice(t *testing.T) {
 	require.NoError(t, err)
 	for _, r := range []runner{l, p} {
 		stop := start(t, r)
-		waitFor(t, r, 10*time.Second, "connected", isState(health.Connected))
+		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		assert.ErrorIs(t, r.Run(context.Background()), supervisor.ErrAlreadyStarted)
 		assert.Equal(t, health.Connected, r.Status().State)
 		require.NoError(t, stop())

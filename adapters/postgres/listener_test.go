@@ -13,6 +13,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func newListener(t *testing.T, o postgres.ListenerOptions) *postgres.Listener {
@@ -30,7 +31,7 @@ func TestListenerAddsChannelsAtOnceAndAfterReconnect(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN("application_name", app)}, Channels: []string{"alpha"}})
 	stop := start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	notify(t, admin, "alpha", "1")
 	expect(t, l, "alpha", "1")
@@ -68,7 +69,7 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"stream"}, Buffer: 8})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	var wg sync.WaitGroup
 	sendErr := make(chan error, 1)
@@ -115,7 +116,7 @@ func TestListenFromTheConsumerWhileTheChannelIsFull(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"busy"}, Buffer: 1})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	for i := range 5 {
 		notify(t, admin, "busy", fmt.Sprint(i))
 	}

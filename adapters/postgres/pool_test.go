@@ -13,6 +13,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func newPool(t *testing.T, c *pgtest.Cluster, app string, pings *pingCounter, o postgres.PoolOptions) *postgres.Pool {
@@ -42,9 +43,9 @@ func TestTerminatedBackendsRecover(t *testing.T) {
 	defer cancel()
 	pool, err := p.Conn(ctx)
 	require.NoError(t, err)
-	waitFor(t, l, 10*time.Second, "listener connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "listener connected", testkit.InState(health.Connected))
 	pings.waitEnded(t, 2, 5*time.Second) // the pool's connection is in steady use
-	rec := record(p)
+	rec := testkit.Record(p)
 
 	for round := range 3 {
 		require.Equal(t, 1, terminate(t, admin, "pool-terminate"), "one pool backend")
@@ -56,7 +57,7 @@ func TestTerminatedBackendsRecover(t *testing.T) {
 	}
 	var one int
 	require.NoError(t, pool.QueryRow(ctx, "SELECT 1").Scan(&one))
-	assert.Equal(t, []health.State{health.Connected}, rec.stop(), "the pool left Connected")
+	assert.Equal(t, []health.State{health.Connected}, rec.Stop(), "the pool left Connected")
 	assert.EqualValues(t, 1, p.Status().Connects)
 	assert.EqualValues(t, 4, l.Status().Connects)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // waitQueued waits until the Listener has received n events the test has
@@ -37,7 +38,7 @@ func TestListenerSurvivesServerRestarts(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{})
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: c.DSN()}, Channels: []string{"jobs"}, Buffer: 100})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	for round, mode := range []pgtest.Mode{pgtest.Fast, pgtest.Immediate} {
 		sender := c.Connect(t)
@@ -70,12 +71,12 @@ func TestListenerSurvivesServerRestarts(t *testing.T) {
 func TestListenerSurvivesBackendCrash(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
-	var logs logBuffer
+	var logs testkit.Buffer
 	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{
-		DSN: c.DSN(), Logger: logs.logger(), Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 40 * time.Millisecond},
+		DSN: c.DSN(), Logger: jsonLogger(&logs), Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 40 * time.Millisecond},
 	}, Channels: []string{"crash"}})
 	start(t, l)
-	waitFor(t, l, 10*time.Second, "connected", isState(health.Connected))
+	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	// WAL written since the last checkpoint makes crash recovery last long
 	// enough for the Listener to be told 57P03 a few times.

@@ -14,6 +14,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -52,7 +53,7 @@ func keyValueDSN(c *pgtest.Cluster, password, db string) string {
 func failsOnce(t *testing.T, r runner, code string) (health.Status, error) {
 	t.Helper()
 	stop := start(t, r)
-	st := waitFor(t, r, 10*time.Second, "failed", isState(health.Failed))
+	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
 	err := stop()
 	require.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Equal(t, 1, st.Attempt, "attempts before Failed")
@@ -73,8 +74,8 @@ func TestWrongPasswordFailsAtOnceAndNeverShowsIt(t *testing.T) {
 	for form, dsn := range forms {
 		for kind, build := range kinds {
 			t.Run(form+"/"+kind, func(t *testing.T) {
-				var logs logBuffer
-				r := build(t, postgres.Options{DSN: dsn, Backoff: fast, Logger: logs.logger()})
+				var logs testkit.Buffer
+				r := build(t, postgres.Options{DSN: dsn, Backoff: fast, Logger: jsonLogger(&logs)})
 				st, runErr := failsOnce(t, r, "28P01")
 
 				var ce *pgconn.ConnectError

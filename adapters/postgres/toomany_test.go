@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // TestTooManyConnectionsWaitsForTheHint fills max_connections: attempts
@@ -31,14 +32,14 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	start(t, s)
 	var st health.Status
 	for i := 1; i <= 2; i++ { // the first refusal and a second one: every refusal waits the hint
-		st = waitFor(t, s, 10*time.Second, "a refusal", func(st health.Status) bool {
+		st = testkit.WaitStatus(t, s, 10*time.Second, "a refusal", func(st health.Status) bool {
 			return st.State == health.Backoff && st.Attempt >= i
 		})
 		assert.Contains(t, st.Err.Error(), "53300")
 		planned := st.NextAttempt.Sub(st.Since)
 		t.Logf("attempt %d: planned wait %v (hint %v, Cap %v)", st.Attempt, planned.Round(time.Millisecond), hint, bo.Cap)
 		assert.GreaterOrEqual(t, planned, hint-20*time.Millisecond, "the 53300 hint was not honored")
-		waitFor(t, s, 10*time.Second, "the next attempt", isState(health.Connecting))
+		testkit.WaitStatus(t, s, 10*time.Second, "the next attempt", testkit.InState(health.Connecting))
 	}
 
 	require.NoError(t, held.Close(t.Context())) // a slot frees

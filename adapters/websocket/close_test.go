@@ -13,6 +13,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -72,7 +73,7 @@ func TestCloseWithHint(t *testing.T) {
 				o := testOptions(srv.url("/feed"))
 				o.CloseHint, o.WriteOnly = tc.closeHint, m.writeOnly
 				c := run(t, o, !m.writeOnly)
-				st := waitFor(t, c, 5*time.Second, "backoff", inState(health.Backoff))
+				st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 				wait := st.NextAttempt.Sub(srv.lastClose())
 				t.Logf("wait after close %d %q: %v", tc.code, tc.reason, wait)
 				assert.Equal(t, tc.code, redialws.CloseStatus(st.Err), "%v", st.Err)
@@ -92,7 +93,7 @@ func TestClosePolicyViolationFails(t *testing.T) {
 			o := testOptions(srv.url("/feed"))
 			o.WriteOnly = m.writeOnly
 			c := run(t, o, !m.writeOnly)
-			st := waitFor(t, c, 5*time.Second, "failed", inState(health.Failed))
+			st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 			err := c.stop()
 			assert.ErrorIs(t, err, supervisor.ErrFailed)
 			assert.Equal(t, websocket.StatusPolicyViolation, redialws.CloseStatus(err), "Run's error: %v", err)
@@ -110,10 +111,10 @@ func TestCloseOrdinaryReconnects(t *testing.T) {
 		t.Run(code.String(), func(t *testing.T) {
 			srv := closingServer(t, code, "bye")
 			c := run(t, testOptions(srv.url("/feed")), true)
-			st := waitFor(t, c, 5*time.Second, "backoff", inState(health.Backoff))
+			st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 			assert.Equal(t, code, redialws.CloseStatus(st.Err))
 			assert.Less(t, st.NextAttempt.Sub(srv.lastClose()), time.Second)
-			waitFor(t, c, 5*time.Second, "a second connection", func(st health.Status) bool { return st.Connects >= 2 })
+			testkit.WaitStatus(t, c, 5*time.Second, "a second connection", func(st health.Status) bool { return st.Connects >= 2 })
 			require.NoError(t, c.stop())
 		})
 	}

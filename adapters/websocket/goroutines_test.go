@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // In WriteOnly mode the adapter reads on one goroutine per connection:
@@ -21,11 +22,11 @@ func TestWriteOnlyReaderEndsBeforeRunReturns(t *testing.T) {
 	o := testOptions(srv.url("/feed"))
 	o.WriteOnly = true
 	c := run(t, o, false)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	srv.stop() // the adapter's reader sees the drop
-	waitFor(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
+	testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
 	srv.restart()
-	waitFor(t, c, 5*time.Second, "reconnection", connected(2))
+	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
 	assert.Equal(t, 1, readers(), "one reader goroutine for the one live connection")
 	require.NoError(t, c.stop())
 	assert.Zero(t, readers(), "a reader goroutine outlived Run")

@@ -12,6 +12,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -57,7 +58,7 @@ func firstWait(t *testing.T, code int, retryAfter string, maxHint time.Duration)
 	o := testOptions(srv.url("/feed"))
 	o.Supervisor.MaxHint = maxHint
 	c := run(t, o, false)
-	st := waitFor(t, c, 5*time.Second, "backoff", inState(health.Backoff))
+	st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 	var he *redialws.HandshakeError
 	require.ErrorAs(t, st.Err, &he)
 	assert.Equal(t, code, he.StatusCode)
@@ -118,7 +119,7 @@ func TestHandshakeAuthAndNotFoundFailAfterOneAttempt(t *testing.T) {
 		t.Run(http.StatusText(code), func(t *testing.T) {
 			srv := refusingServer(t, code, "")
 			c := run(t, testOptions(srv.url("/feed")), false)
-			st := waitFor(t, c, 5*time.Second, "failed", inState(health.Failed))
+			st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 			<-c.done // Run returned by itself
 			err := c.stop()
 

@@ -12,6 +12,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/internal/toxitest"
 )
 
@@ -29,11 +30,11 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 			o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, writeOnly
 			o.Supervisor.ConnectTimeout = 300 * time.Millisecond
 			c := run(t, o, !writeOnly)
-			waitFor(t, c, 5*time.Second, "connection", connected(1))
+			testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 
 			p.Silence(t, "silent")
 			silenced := time.Now()
-			st := waitFor(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+			st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
 			found := time.Since(silenced)
 			t.Logf("silent peer found after %v (bound %v): %v", found, interval+timeout, st.Err)
 			assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
@@ -41,7 +42,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 			assert.GreaterOrEqual(t, found, timeout, "a ping waited PingTimeout")
 
 			p.Unsilence(t, "silent")
-			waitFor(t, c, 5*time.Second, "reconnection", connected(2))
+			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
 			require.NoError(t, c.stop())
 		})
 	}
@@ -54,8 +55,8 @@ func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 	o := testOptions(srv.url("/feed"))
 	o.PingInterval, o.PingTimeout = 100*time.Millisecond, 100*time.Millisecond
 	c := run(t, o, false)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
-	st := waitFor(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
 	assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
 	assert.Contains(t, st.Err.Error(), "nothing reads the connection")
 	require.NoError(t, c.stop())
@@ -80,7 +81,7 @@ func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 	o.WriteOnly = true
 	o.PingInterval, o.PingTimeout = 20*time.Millisecond, 100*time.Millisecond
 	c := run(t, o, false)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	for i := range 10 {
 		select {
 		case <-pings:

@@ -84,34 +84,6 @@ func (c *client) stop() error {
 	return c.runErr
 }
 
-// waitFor returns the first Status that satisfies ok, failing the test if
-// none comes within d.
-func waitFor(t *testing.T, s interface {
-	Subscribe() (<-chan health.Status, func())
-}, d time.Duration, what string, ok func(health.Status) bool) health.Status {
-	t.Helper()
-	ch, unsub := s.Subscribe()
-	defer unsub()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	var last health.Status
-	for {
-		select {
-		case st := <-ch:
-			if ok(st) {
-				return st
-			}
-			last = st
-		case <-timer.C:
-			t.Fatalf("waited %v for %s; last status: %+v", d, what, last)
-		}
-	}
-}
-
 func connected(n uint64) func(health.Status) bool {
 	return func(st health.Status) bool { return st.State == health.Connected && st.Connects >= n }
-}
-
-func inState(s health.State) func(health.Status) bool {
-	return func(st health.Status) bool { return st.State == s }
 }

@@ -17,6 +17,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // hugeFrameServer completes the handshake by hand, then streams one binary
@@ -103,9 +104,9 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 
 	o := testOptions(srv.url("/feed"))
 	c := run(t, o, true)
-	st := waitFor(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
+	st := testkit.WaitStatus(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	assert.ErrorIs(t, st.Err, websocket.ErrMessageTooBig)
-	waitFor(t, c, 10*time.Second, "a quiet third connection", connected(3))
+	testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
 	require.NoError(t, c.stop())
 	srv.stop()
 
@@ -126,7 +127,7 @@ func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	o := testOptions(srv.url("/feed"))
 	o.CloseTimeout = 300 * time.Millisecond
 	c := run(t, o, false)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
 	require.NoError(t, c.stop())
 	took := time.Since(began)

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/internal/toxitest"
 )
 
@@ -16,15 +17,15 @@ func TestServerRestartResubscribes(t *testing.T) {
 	o := testOptions(srv.url("/feed"))
 	subscribeOnConnect(&o)
 	c := run(t, o, true)
-	waitFor(t, c, 5*time.Second, "first connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
 	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
 
 	srv.stop() // mid-stream: the client's Read sees the connection drop
-	st := waitFor(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
+	st := testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
 	t.Logf("after the stop: %s, %v", st.State, st.Err)
 	srv.restart()
 
-	waitFor(t, c, 5*time.Second, "second connection", connected(2))
+	testkit.WaitStatus(t, c, 5*time.Second, "second connection", connected(2))
 	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
 	assert.Equal(t, []string{"subscribe prices", "subscribe prices"}, srv.subscribes())
 	require.NoError(t, c.stop())
@@ -37,15 +38,15 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 	o.PingInterval = 100 * time.Millisecond // reset_peer acts when data flows: the pong
 	subscribeOnConnect(&o)
 	c := run(t, o, true)
-	waitFor(t, c, 5*time.Second, "first connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
 	srv.waitSubscribe(t, 5*time.Second)
 
 	p.ResetPeer(t, "rst", 0)
-	st := waitFor(t, c, 5*time.Second, "the reset", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
+	st := testkit.WaitStatus(t, c, 5*time.Second, "the reset", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	t.Logf("after reset_peer: %s, %v", st.State, st.Err)
 	p.Remove(t, "rst")
 
-	waitFor(t, c, 5*time.Second, "reconnection", connected(2))
+	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
 	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
 	require.NoError(t, c.stop())
 }

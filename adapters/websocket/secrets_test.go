@@ -1,7 +1,6 @@
 package websocket_test
 
 import (
-	"bytes"
 	"fmt"
 	"log/slog"
 	"net"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // secrets are the credentials in secretURL; none may be shown anywhere.
@@ -26,23 +25,7 @@ func secretURL(addr string) string {
 	return "ws://alice:PW-s3cret@" + addr + "/feed?token=TOK-s3cret&key=KEY-s3cret&password=PASS-s3cret&secret=SEC-s3cret&signature=SIG-s3cret&room=lobby"
 }
 
-// lockedBuffer is the log's destination, written by Run's goroutine.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// testkit.Buffer is the log's destination, written by Run's goroutine.
 
 func TestCredentialsNeverShown(t *testing.T) {
 	refusedAddr := func(t *testing.T) string { // nothing listens there
@@ -67,13 +50,13 @@ func TestCredentialsNeverShown(t *testing.T) {
 		"connection lost":    func(t *testing.T) string { return closingServer(t, 1001, "bye").addr },
 	} {
 		t.Run(name, func(t *testing.T) {
-			var logs lockedBuffer
+			var logs testkit.Buffer
 			o := testOptions(secretURL(addr(t)))
 			o.Supervisor.ConnectTimeout = 200 * time.Millisecond
 			o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			o.Supervisor.Name = "" // the default Name is the URL, redacted
 			c := run(t, o, true)
-			st := waitFor(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
+			st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 
 			var reg health.Registry
 			reg.Add("feed", c, true)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // server is a real WebSocket server on 127.0.0.1, built with coder/websocket's
@@ -159,31 +161,4 @@ func (s *server) restart() {
 
 // silentServer accepts TCP connections and never answers: a handshake to it
 // hangs until the client gives up.
-func silentServer(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	})
-	t.Cleanup(func() {
-		_ = ln.Close()
-		wg.Wait()
-		mu.Lock()
-		for _, c := range conns {
-			_ = c.Close()
-		}
-		mu.Unlock()
-	})
-	return ln.Addr().String()
-}
+func silentServer(t *testing.T) string { return testkit.Serve(t, nil) }

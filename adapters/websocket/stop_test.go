@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Stopping the supervisor closes a healthy connection with the close
@@ -32,7 +33,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 		got <- websocket.CloseStatus(err)
 	})
 	c := run(t, testOptions(srv.url("/feed")), true)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	require.NoError(t, c.stop())
 	select {
 	case code := <-got:
@@ -66,13 +67,13 @@ func TestWSSUsesTLSConfig(t *testing.T) {
 	o.TLSConfig = &tls.Config{RootCAs: pool}
 	subscribeOnConnect(&o)
 	c := run(t, o, true)
-	waitFor(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Equal(t, "subscribe prices", <-subs)
 	require.NoError(t, c.stop())
 
 	o.TLSConfig = nil // Go's defaults do not trust the test certificate
 	c = run(t, o, true)
-	st := waitFor(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
+	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 	assert.Contains(t, st.Err.Error(), "certificate")
 	require.NoError(t, c.stop())
 }

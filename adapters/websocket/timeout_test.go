@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/internal/toxitest"
 )
 
@@ -20,7 +21,7 @@ func attemptEndsAtConnectTimeout(t *testing.T, url string) {
 	o.Supervisor.ConnectTimeout = connectTimeout
 	began := time.Now() // the first attempt is immediate
 	c := run(t, o, true)
-	st := waitFor(t, c, 5*time.Second, "the attempt to fail", inState(health.Backoff))
+	st := testkit.WaitStatus(t, c, 5*time.Second, "the attempt to fail", testkit.InState(health.Backoff))
 	took := st.Since.Sub(began)
 	t.Logf("attempt ended after %v (ConnectTimeout %v): %v", took, connectTimeout, st.Err)
 	assert.GreaterOrEqual(t, took, connectTimeout)

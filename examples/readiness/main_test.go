@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -32,51 +33,31 @@ func post(t *testing.T, a *app, path string) {
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 }
 
-// waitState waits, on the health channel, until src's state is (or is not) want.
-func waitState(t *testing.T, src interface {
-	Subscribe() (<-chan health.Status, func())
-}, want health.State, is bool) {
-	t.Helper()
-	ch, unsub := src.Subscribe()
-	defer unsub()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case st := <-ch:
-			if (st.State == want) == is {
-				return
-			}
-		case <-timeout:
-			t.Fatalf("timed out waiting for state %v (is=%v)", want, is)
-		}
-	}
-}
-
 // TestProbesFollowTheUpstreams stops and starts the critical feed and the
 // non-critical cache and reads the probes and metrics after each change.
 func TestProbesFollowTheUpstreams(t *testing.T) {
 	a, err := start(context.Background(), "")
 	require.NoError(t, err)
 	defer a.stop()
-	waitState(t, a.feed, health.Connected, true)
-	waitState(t, a.cache, health.Connected, true)
+	testkit.WaitStatus(t, a.feed, 10*time.Second, "connected", testkit.InState(health.Connected))
+	testkit.WaitStatus(t, a.cache, 10*time.Second, "connected", testkit.InState(health.Connected))
 	code, _ := get(t, a, "/readyz")
 	assert.Equal(t, http.StatusOK, code)
 
 	post(t, a, "/upstream/feed/stop")
-	waitState(t, a.feed, health.Connected, false)
+	testkit.WaitStatus(t, a.feed, 10*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
 	code, body := get(t, a, "/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, code, body)
 	code, _ = get(t, a, "/livez")
 	assert.Equal(t, http.StatusOK, code, "a feed that is retrying is still live")
 
 	post(t, a, "/upstream/feed/start")
-	waitState(t, a.feed, health.Connected, true)
+	testkit.WaitStatus(t, a.feed, 10*time.Second, "connected", testkit.InState(health.Connected))
 	code, _ = get(t, a, "/readyz")
 	assert.Equal(t, http.StatusOK, code)
 
 	post(t, a, "/upstream/cache/stop")
-	waitState(t, a.cache, health.Connected, false)
+	testkit.WaitStatus(t, a.cache, 10*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
 	code, _ = get(t, a, "/readyz")
 	assert.Equal(t, http.StatusOK, code, "the cache is not critical")
 	_, metrics := get(t, a, "/metrics")

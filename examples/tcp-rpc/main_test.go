@@ -1,36 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestCallbacksWorkAfterTheServerRestarts runs the one-process mode: the
 // server restarts after 2s; the client must reconnect and the server's
@@ -38,7 +21,7 @@ func (s *syncBuffer) String() string {
 func TestCallbacksWorkAfterTheServerRestarts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4500*time.Millisecond)
 	defer cancel()
-	var out syncBuffer
+	var out testkit.Buffer
 	require.NoError(t, both(ctx, &out))
 	text := out.String()
 	before, after, restarted := strings.Cut(text, "server: restarting")

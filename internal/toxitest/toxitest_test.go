@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,40 +13,15 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/internal/toxitest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// echo starts a line echo server and returns its address.
+// echo starts an echo server and returns its address.
 func echo(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Go(func() { _, _ = io.Copy(c, c) })
-		}
-	})
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return ln.Addr().String()
+	return testkit.Serve(t, func(c net.Conn) { _, _ = io.Copy(c, c) })
 }
 
 func roundTrip(c net.Conn) error {
