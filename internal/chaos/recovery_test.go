@@ -9,7 +9,9 @@ import (
 	"github.com/redial-go/redial/health"
 )
 
-// waitState waits until s reports state, or ctx ends.
+// waitState waits until s reports state, or ctx ends. Unlike
+// testkit.WaitStatus it returns an error instead of failing the test, so
+// that many goroutines can wait at once.
 func waitState(ctx context.Context, s interface {
 	Subscribe() (<-chan health.Status, func())
 }, state health.State) error {

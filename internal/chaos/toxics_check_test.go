@@ -5,44 +5,29 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/internal/toxitest"
 )
 
 // counter serves numbered lines, one every 10ms, to every connection
 // until it ends.
 func counter(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
+	return testkit.Serve(t, func(c net.Conn) {
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for n := 1; ; n++ {
+			if _, err := fmt.Fprintf(c, "%d\n", n); err != nil {
 				return
 			}
-			wg.Go(func() {
-				defer c.Close()
-				wg.Go(func() { _, _ = c.Read(make([]byte, 1)); c.Close() }) // the client's close ends it
-				tick := time.NewTicker(10 * time.Millisecond)
-				defer tick.Stop()
-				for n := 1; ; n++ {
-					if _, err := fmt.Fprintf(c, "%d\n", n); err != nil {
-						return
-					}
-					<-tick.C
-				}
-			})
+			<-tick.C
 		}
 	})
-	return ln.Addr().String()
 }
 
 // The two toxics hold data back while they are in force and deliver all
