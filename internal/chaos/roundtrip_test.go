@@ -3,6 +3,7 @@ package chaos
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -83,7 +84,12 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 		stats.ok.Add(1)
 		stats.took(b.name, took)
 		if took > rtTimeout/2 {
-			v.note(b.name, "a round trip took %v (connection %d, since %s)", took.Round(time.Millisecond), before.Connects, before.Since.Format("15:04:05.000"))
+			last := "no fault yet"
+			if _, lastEnd := b.window.state(); !lastEnd.IsZero() {
+				last = fmt.Sprintf("the last fault ended %v before", start.Sub(lastEnd).Round(time.Millisecond))
+			}
+			v.note(b.name, "a round trip took %v (connection %d, since %s; %s)",
+				took.Round(time.Millisecond), before.Connects, before.Since.Format("15:04:05.000"), last)
 		}
 		return
 	}
