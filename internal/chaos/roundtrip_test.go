@@ -85,7 +85,10 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 		stats.took(b.name, took)
 		if took > rtTimeout/2 {
 			last := "no fault yet"
-			if _, lastEnd := b.window.state(); !lastEnd.IsZero() {
+			switch _, lastEnd := b.window.state(); {
+			case lastEnd.After(start):
+				last = "a fault came and went during it"
+			case !lastEnd.IsZero():
 				last = fmt.Sprintf("the last fault ended %v before", start.Sub(lastEnd).Round(time.Millisecond))
 			}
 			v.note(b.name, "a round trip took %v (connection %d, since %s; %s)",
