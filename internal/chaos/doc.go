@@ -131,7 +131,10 @@
 // # Counts
 //
 // Every run ends with one line, logged and printed to stdout, preceded by
-// a line of details:
+// two lines of details (per kind of subject; per kind of fault, the round
+// trips checked and not, the recovery time, the gaps a signal covered,
+// the peak number of goroutines). Slow and excused round trips are logged
+// as "chaos note" lines, which break no rule.
 //
 //	chaos: seed=S faults=F reconnects=R messages=M lost=L leaked=K violations=V
 //
