@@ -81,6 +81,7 @@ func NewPool(o PoolOptions) (*Pool, error) {
 		return nil, fmt.Errorf("%w: Configure left MaxConns %d, MinConns %d (want 1 <= MaxConns, MinConns <= MaxConns)", ErrInvalidOptions, cfg.MaxConns, cfg.MinConns)
 	}
 	c := &poolConnector{cfg: cfg, secrets: secretsOf(o.DSN, &cfg.ConnConfig.Config), interval: o.PingInterval, timeout: o.PingTimeout}
+	c.dials.track(cfg)
 	sup, err := newSupervisor[*pgxpool.Pool](c, supervise[*pgxpool.Pool](o.Options, "postgres-pool", c.secrets, nil))
 	if err != nil {
 		return nil, err
@@ -89,10 +90,11 @@ func NewPool(o PoolOptions) (*Pool, error) {
 }
 
 // Run supervises the pool until ctx ends (it returns nil) or it gives up
-// (it returns the error). Before returning it closes the pool, which
-// waits for every acquired connection to be released: stop the goroutines
-// that use the pool (or let their queries end with the same ctx) before
-// waiting for Run, or Run waits for them. Run may be called once.
+// (it returns the error). Before returning it closes the pool: connections
+// get one second to say goodbye, then the ones still open (a stalled
+// network, a query still running) are cut, so Run returns promptly. Stop
+// the goroutines that use the pool before ending Run's ctx, or their
+// queries fail. Run may be called once.
 func (p *Pool) Run(ctx context.Context) error {
 	if !p.started.CompareAndSwap(false, true) {
 		return p.sup.Run(ctx) // supervisor.ErrAlreadyStarted, and nothing else

@@ -19,6 +19,7 @@ type poolConnector struct {
 	secrets           []string
 	interval, timeout time.Duration
 	pool              *pgxpool.Pool // made by the first Connect
+	dials             dialTracker   // every connection pool dialed, to cut when closing takes too long
 }
 
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
@@ -83,9 +84,9 @@ func (c *poolConnector) ping(ctx context.Context) error {
 	return scrub(err, c.secrets)
 }
 
-// close closes the pool when Run ends.
+// close closes the pool when Run ends, within about poolCloseGrace.
 func (c *poolConnector) close() {
 	if c.pool != nil {
-		c.pool.Close()
+		closePool(c.pool, &c.dials)
 	}
 }
