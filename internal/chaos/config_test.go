@@ -15,8 +15,7 @@ import (
 
 var (
 	seedFlag     = flag.Uint64("chaos.seed", 0, "seed of the fault schedule and of every backoff; 0 picks one (it is printed)")
-	durationFlag = flag.Duration("chaos.duration", 0, "how long faults are injected; 0 means 24s, or 7s with -short")
-	underFlag    = flag.Bool("chaos.stop-under-faults", false, "cancel the supervisors while the last faults are still in force (no recovery phase); see doc.go")
+	durationFlag = flag.Duration("chaos.duration", 0, "how long faults are injected; 0 means 24s, or 6s with -short")
 	breakFlag    = flag.String("chaos.break", "", "break one invariant on purpose to see its check fail: "+strings.Join(breaks, ", "))
 )
 
@@ -54,11 +53,10 @@ type config struct {
 	duration time.Duration // faults are injected this long
 	mix      mix
 	brk      string // the invariant broken on purpose, or ""
-	under    bool   // cancel while faults are in force
 }
 
 func newConfig(t *testing.T) config {
-	c := config{seed: *seedFlag, duration: *durationFlag, mix: defaultMix, brk: *breakFlag, under: *underFlag}
+	c := config{seed: *seedFlag, duration: *durationFlag, mix: defaultMix, brk: *breakFlag}
 	if c.seed == 0 {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
@@ -67,7 +65,7 @@ func newConfig(t *testing.T) config {
 	if c.duration == 0 {
 		c.duration = 24 * time.Second
 		if testing.Short() {
-			c.duration = 7 * time.Second
+			c.duration = 6 * time.Second
 		}
 	}
 	if c.brk != "" && !slices.Contains(breaks, c.brk) {

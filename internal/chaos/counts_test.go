@@ -26,6 +26,7 @@ type summary struct {
 	peakGos     int64
 	elapsed     time.Duration
 	byKind      map[string]*kindCounts
+	phases      []string // how long each phase took
 }
 
 // kindCounts is what the subjects of one kind counted.
@@ -62,11 +63,11 @@ func (s *summary) details() string {
 	}
 	return fmt.Sprintf("chaos: faults %s (skipped %d, target busy); round trips ok=%d slowest=%v (%s), not checked: down=%d faulted=%d older=%d other=%d; "+
 		"recovered %v after the last fault; numbers skipped under a reconnect or Missed=%d, received again=%d; "+
-		"server-side connections opened=%d; leaked connections=%d goroutines=%d; peak goroutines=%d; took %v",
+		"server-side connections opened=%d; leaked connections=%d goroutines=%d; peak goroutines=%d; took %v (%s)",
 		strings.Join(kinds, " "), s.skipped, rt.ok.Load(), rt.slowest.Round(time.Millisecond), rt.slowOne,
 		rt.down.Load(), rt.faulted.Load(), rt.older.Load(), rt.other.Load(),
 		s.recovered.Round(time.Millisecond), s.covered, s.replayed, s.opened, s.leakedConns, s.leakedGos, s.peakGos,
-		s.elapsed.Round(100*time.Millisecond))
+		s.elapsed.Round(100*time.Millisecond), strings.Join(s.phases, ", "))
 }
 
 // kinds says, per kind of subject, how many there were, the faults that

@@ -66,9 +66,9 @@ func (in *injector) apply(f plannedFault, i int) (undo func()) {
 	// A timeout toxic, in both directions, closes every connection it is
 	// on: after param, or when it is removed (its Cleanup); it drops what
 	// it holds, so it must never let a connection go on after dropping
-	// data. Latency and bandwidth 0 hold back what the server sends and
-	// lose none of it (see toxics_test.go); the client's side passes, so
-	// that a client's close reaches the server at once.
+	// data. Latency (toxics_test.go) and bandwidth 0 (toxitest.Stall) hold
+	// back what the server sends and lose none of it; the client's side
+	// passes, so that a client's close reaches the server at once.
 	if f.kind == faultTimeout {
 		attrs := map[string]any{"timeout": f.param.Milliseconds()}
 		p.Add(in.t, name+"-up", "timeout", "upstream", attrs)
@@ -79,11 +79,11 @@ func (in *injector) apply(f plannedFault, i int) (undo func()) {
 			s.window.end()
 		}
 	}
-	typ, attrs := stallToxic, map[string]any{}
 	if f.kind == faultLatency {
-		typ, attrs = latencyToxic, map[string]any{"latency": f.param.Milliseconds()}
+		p.Add(in.t, name, latencyToxic, "downstream", map[string]any{"latency": f.param.Milliseconds()})
+	} else {
+		p.Stall(in.t, name, "downstream")
 	}
-	p.Add(in.t, name, typ, "downstream", attrs)
 	return func() {
 		p.Remove(in.t, name)
 		s.window.end()

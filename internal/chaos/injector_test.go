@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ import (
 // do). Each fault marks the fault windows of the subjects it touches
 // before it is applied and after it is removed.
 type injector struct {
-	t        *testing.T
+	t        testing.TB
 	subjects []subject
 	servers  []serverGroup
 	cluster  *pgtest.Cluster
@@ -34,9 +35,8 @@ type inForce struct {
 }
 
 // run applies the schedule from start until start+d, then removes every
-// fault still in force, unless keep is set, and returns when the last one
-// was removed, with the faults kept in force, in kept.
-func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duration, keep bool) (ended time.Time, kept []inForce) {
+// fault still in force, and returns when the last one was removed.
+func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duration) time.Time {
 	var live []inForce // sorted by until
 	busy := map[string]bool{}
 	end := start.Add(d)
@@ -79,13 +79,10 @@ func (in *injector) run(schedule []plannedFault, start time.Time, d time.Duratio
 		timer.Reset(time.Until(next))
 		<-timer.C
 	}
-	if keep {
-		return time.Now(), live
-	}
 	for _, f := range live {
 		in.timed("removing a fault on "+f.key, f.undo)
 	}
-	return time.Now(), nil
+	return time.Now()
 }
 
 // slowFault is how long applying or removing a fault may take before the
@@ -107,3 +104,24 @@ func minTime(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// removeAll removes faults at once, each on a goroutine of its own: a
+// removal may wait flushBudget for a writer whose connection died.
+// Meanwhile failures are reported with Errorf: only the test's goroutine
+// may call Fatalf.
+func (in *injector) removeAll(undos []func()) {
+	t := in.t
+	in.t = errorsOnly{t}
+	defer func() { in.t = t }()
+	var wg sync.WaitGroup
+	for _, undo := range undos {
+		wg.Go(undo)
+	}
+	wg.Wait()
+}
+
+// errorsOnly is a testing.TB whose Fatalf is Errorf, for goroutines other
+// than the test's. toxitest calls nothing after Fatalf.
+type errorsOnly struct{ testing.TB }
+
+func (e errorsOnly) Fatalf(format string, args ...any) { e.Errorf(format, args...) }

@@ -2,6 +2,7 @@ package chaos
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -48,6 +49,7 @@ func newRunner(t *testing.T, cfg config) *runner {
 // start runs every supervisor and its reader, and waits until all are
 // Connected.
 func (r *runner) start() {
+	defer r.phase("start")()
 	for _, sub := range r.subjects {
 		go runSubject(r.runCtx, sub, r.cfg)
 		sub.consume(r.readCtx, &r.reads)
@@ -57,9 +59,8 @@ func (r *runner) start() {
 }
 
 // inject starts the traffic, the probes and the monitor, applies the
-// fault schedule, and then checks the recovery (or, with
-// -chaos.stop-under-faults, stops everything with the last faults in
-// force).
+// fault schedule, checks the recovery and the fences, and then cancels
+// every supervisor under a last wave of faults (the stop rule).
 func (r *runner) inject() {
 	r.mon.start(r.workCtx, &r.works)
 	notify(r.workCtx, &r.works, r.listeners)
@@ -72,22 +73,24 @@ func (r *runner) inject() {
 	}
 	in := &injector{t: r.t, subjects: r.subjects, servers: r.servers, cluster: r.cluster, pg: r.pg, helper: r.helper}
 	schedule := plan(r.cfg.seed, r.cfg.duration, planSize{subjects: len(r.subjects), servers: len(r.servers), pg: true})
-	ended, kept := in.run(schedule, time.Now(), r.cfg.duration, r.cfg.under)
-	r.sum.faults, r.sum.skipped = in.applied, in.skipped
+	done := r.phase("faults")
+	ended := in.run(schedule, time.Now(), r.cfg.duration)
+	done()
 	if r.cfg.brk == breakKeepFault {
 		r.ws[0].window.begin()
 		r.ws[0].proxy.Disable()
 	}
-	if !r.cfg.under {
-		r.sum.recovered = checkRecovery(r.subjects, ended, r.v)
-		checkFences(r.subjects, r.v)
-		return
-	}
-	r.t.Logf("chaos: cancelling with %d fault(s) in force", len(kept))
+	done = r.phase("recovery")
+	r.sum.recovered = checkRecovery(r.subjects, ended, r.v)
+	checkFences(r.subjects, r.v)
+	done()
+
+	defer r.phase("stop wave")()
+	wave := in.applyAll(stopWave(r.cfg.seed, len(r.subjects)))
+	pause(context.Background(), stopWaveHold) // the faults bite: pings and calls hang
 	r.cancelSupervisors()
-	for _, f := range kept {
-		in.timed("removing a fault on "+f.key, f.undo)
-	}
+	in.removeAll(wave)
+	r.sum.faults, r.sum.skipped = in.applied, in.skipped
 }
 
 // cancelSupervisors stops the traffic, cancels every Run and checks that
@@ -113,6 +116,7 @@ func (r *runner) cancelSupervisors() {
 // stop cancels the supervisors (unless inject did), ends the readers and
 // checks that the servers see nothing left open.
 func (r *runner) stop() {
+	defer r.phase("closing")()
 	if !r.stopped {
 		r.cancelSupervisors()
 	}
@@ -124,6 +128,14 @@ func (r *runner) stop() {
 	}
 	if r.cfg.brk == breakLeakGoroutine {
 		leakGoroutine()
+	}
+}
+
+// phase starts timing a phase; the func it returns ends it.
+func (r *runner) phase(name string) func() {
+	start := time.Now()
+	return func() {
+		r.sum.phases = append(r.sum.phases, fmt.Sprintf("%s %v", name, time.Since(start).Round(100*time.Millisecond)))
 	}
 }
 

@@ -115,6 +115,8 @@ func (s *tcpSubject) echo(ctx context.Context) error {
 	want := fmt.Sprintf("e %d\n", s.n)
 	deadline, _ := ctx.Deadline()
 	_ = conn.SetDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) }) // a cancel ends the wait too
+	defer stop()
 	if _, err = conn.Write([]byte(want)); err == nil {
 		var got string
 		if got, err = s.rd.ReadString('\n'); err == nil && got != want {

@@ -30,20 +30,27 @@ func counter(t *testing.T) string {
 	})
 }
 
-// The two toxics hold data back while they are in force and deliver all
-// of it, in order, when they are removed; removing them is quick, also
-// after the client gave up while they held data (toxiproxy's own latency
-// and bandwidth toxics took minutes there).
+// The latency toxic and toxitest.Stall hold data back while they are in
+// force and deliver all of it, in order, when they are removed; removing
+// them is quick, also after the client gave up while they held data
+// (toxiproxy's own latency and bandwidth toxics took minutes there).
 func TestToxicsHoldAndRemoveQuickly(t *testing.T) {
-	for _, typ := range []string{latencyToxic, stallToxic} {
+	for _, typ := range []string{latencyToxic, "stall"} {
 		t.Run(typ, func(t *testing.T) {
+			add := func(p *toxitest.Proxy, name string, ms int) {
+				if typ == "stall" {
+					p.Stall(t, name, "downstream")
+				} else {
+					p.Add(t, name, typ, "downstream", map[string]any{"latency": ms})
+				}
+			}
 			p := toxitest.New(t, counter(t))
 			c, err := net.Dial("tcp", p.Addr())
 			require.NoError(t, err)
 			defer c.Close()
 			lines := bufio.NewScanner(c)
 			require.True(t, lines.Scan())
-			p.Add(t, "t", typ, "downstream", map[string]any{"latency": 300})
+			add(p, "t", 300)
 			pause(context.Background(), 500*time.Millisecond) // the toxic holds what comes meanwhile
 			start := time.Now()
 			p.Remove(t, "t")
@@ -55,7 +62,7 @@ func TestToxicsHoldAndRemoveQuickly(t *testing.T) {
 
 			c2, err := net.Dial("tcp", p.Addr())
 			require.NoError(t, err)
-			p.Add(t, "t2", typ, "downstream", map[string]any{"latency": 1000})
+			add(p, "t2", 1000)
 			pause(context.Background(), 300*time.Millisecond)
 			c2.Close() // the client gives up while the toxic holds its data
 			pause(context.Background(), 100*time.Millisecond)

@@ -7,28 +7,25 @@ import (
 	"github.com/Shopify/toxiproxy/v2/toxics"
 )
 
-// The latency and bandwidth-0 faults use these two toxics instead of
-// toxiproxy's own latency and bandwidth toxics. Those keep data in
+// The latency fault uses this toxic instead of toxiproxy's own latency
+// toxic (and the bandwidth-0 fault toxitest.Stall, its twin, instead of
+// toxiproxy's bandwidth toxic). Those keep data in
 // toxiproxy's channels and block on plain sends: when a connection dies
 // while they hold data (its client gave up, as supervisors do under
 // these very faults), removing the toxic hands each held chunk to the
 // link's exited writer with a 5s timeout, holding the proxy's lock meanwhile
 // (Shopify/toxiproxy#558): a removal took minutes in this suite, and a
-// send blocked for ever leaks the goroutine. These read their input at
-// once, hold data themselves, never block without also watching for an
-// interruption, and give up on a writer that takes nothing: they deliver
-// everything on a live connection, in order, and drop only what a dead
+// send blocked for ever leaks the goroutine. This one reads its input at
+// once, holds data itself, never blocks without also watching for an
+// interruption, and gives up on a writer that takes nothing: it delivers
+// everything on a live connection, in order, and drops only what a dead
 // one can no longer take.
 const (
 	latencyToxic = "chaos_latency" // attribute "latency": milliseconds
-	stallToxic   = "chaos_stall"   // nothing passes until it is removed
 	flushBudget  = time.Second     // how long a removal waits for the writer
 )
 
-func init() {
-	toxics.Register(latencyToxic, new(delayToxic))
-	toxics.Register(stallToxic, new(holdToxic))
-}
+func init() { toxics.Register(latencyToxic, new(delayToxic)) }
 
 // delayToxic delays every chunk by Latency after it was read.
 type delayToxic struct {
@@ -75,28 +72,6 @@ func (t *delayToxic) Pipe(stub *toxics.ToxicStub) {
 		case <-giveUp:
 			stub.Close()
 			return
-		}
-	}
-}
-
-// holdToxic holds everything (bandwidth 0) until it is removed, then
-// passes it on.
-type holdToxic struct{}
-
-func (t *holdToxic) Pipe(stub *toxics.ToxicStub) {
-	var held []*stream.StreamChunk
-	input := stub.Input
-	for {
-		select {
-		case <-stub.Interrupt:
-			flush(stub, held)
-			return
-		case c := <-input:
-			if c == nil {
-				input = nil // closed: the close follows the data when the toxic is removed
-			} else {
-				held = append(held, c)
-			}
 		}
 	}
 }
