@@ -104,8 +104,8 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 		return
 	}
 	after := s.Status()
-	v.add(ruleRoundTrip, b.name, "said Connected (connection %d, since %s, no fault since its attempt began) but a round trip failed after %v: %v; now %s, connection %d",
-		before.Connects, before.Since.Format("15:04:05.000"), took.Round(time.Millisecond), err, after.State, after.Connects)
+	v.add(ruleRoundTrip, b.name, "said Connected (connection %d, since %s; no fault touched it since %s) but a round trip failed after %v: %v; now %s, connection %d",
+		before.Connects, before.Since.Format("15:04:05.000"), since.Format("15:04:05.000"), took.Round(time.Millisecond), err, after.State, after.Connects)
 }
 
 // startProbers probes every subject in turn until ctx ends.
