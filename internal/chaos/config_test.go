@@ -15,7 +15,7 @@ import (
 
 var (
 	seedFlag     = flag.Uint64("chaos.seed", 0, "seed of the fault schedule and of every backoff; 0 picks one (it is printed)")
-	durationFlag = flag.Duration("chaos.duration", 0, "how long faults are injected; 0 means 24s, or 6s with -short")
+	durationFlag = flag.Duration("chaos.duration", 0, "how long faults are injected; 0 means 22s, or 6s with -short")
 	breakFlag    = flag.String("chaos.break", "", "break one invariant on purpose to see its check fail: "+strings.Join(breaks, ", "))
 )
 
@@ -63,7 +63,7 @@ func newConfig(t *testing.T) config {
 		c.seed = binary.LittleEndian.Uint64(b[:])>>1 | 1
 	}
 	if c.duration == 0 {
-		c.duration = 24 * time.Second
+		c.duration = 22 * time.Second
 		if testing.Short() {
 			c.duration = 6 * time.Second
 		}

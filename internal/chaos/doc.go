@@ -150,7 +150,7 @@
 //
 // # Running it
 //
-//	go test -race -run Chaos ./internal/chaos                      # 24s of faults (about 30s)
+//	go test -race -run Chaos ./internal/chaos                      # 22s of faults (about 30s)
 //	go test -race -run Chaos -short ./internal/chaos               # 6s of faults (about 10s)
 //	go test -race -run Chaos ./internal/chaos -chaos.duration=2m   # longer
 //	go test -race -run Chaos ./internal/chaos -chaos.seed=S        # the schedule of a past run
