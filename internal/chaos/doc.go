@@ -143,10 +143,11 @@
 //
 //	chaos: seed=S faults=F reconnects=R messages=M lost=L leaked=K violations=V
 //
-// faults applied (the stop wave's included); connections made after each subject's first; feed
-// messages, notifications, echoes, calls and query results received;
-// sequence numbers skipped without a signal; server-side connections and
-// goroutines left after the stop; violations of any invariant.
+// faults applied (the stop wave's included); connections made after each
+// subject's first; feed messages, notifications, echoes, calls and query
+// results received; sequence numbers skipped without a signal;
+// server-side connections and goroutines left after the stop; violations
+// of any invariant.
 //
 // # Running it
 //
