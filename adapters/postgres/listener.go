@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -15,8 +16,11 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// DefaultBuffer is the default capacity of a Listener's Events channel.
-const DefaultBuffer = 64
+// Defaults of ListenerOptions.
+const (
+	DefaultBuffer               = 64 // the capacity of a Listener's Events channel
+	DefaultListenerPingInterval = 30 * time.Second
+)
 
 // ListenerOptions configures NewListener.
 type ListenerOptions struct {
@@ -25,6 +29,14 @@ type ListenerOptions struct {
 	// Listener runs, with Listen. Names are used exactly as written (quoted
 	// identifiers): pg_notify('Orders', ...) reaches "Orders" only.
 	Channels []string
+	// PingInterval is how long the connection may stay silent (no
+	// notification) before the Listener pings the server; 0 means
+	// DefaultListenerPingInterval (30s). PingTimeout bounds the ping; 0
+	// means DefaultPingTimeout (3s). A LISTEN connection only reads, so
+	// without a ping a path that went silent (a NAT entry dropped, a
+	// peer that vanished) would look connected until TCP keep-alive gave
+	// up, minutes later.
+	PingInterval, PingTimeout time.Duration
 	// Buffer is the capacity of the Events channel; 0 means DefaultBuffer
 	// (64). When it is full the Listener stops reading from the server
 	// until the program catches up: memory stays bounded and the server
@@ -58,10 +70,11 @@ type Event struct {
 // concurrent use; the connection itself is never exposed, since a
 // *pgx.Conn cannot be shared with the goroutine that waits on it.
 type Listener struct {
-	sup     *supervisor.Supervisor[*pgx.Conn]
-	events  chan Event
-	done    chan struct{} // closed when Run returns
-	started atomic.Bool
+	sup                       *supervisor.Supervisor[*pgx.Conn]
+	events                    chan Event
+	pingInterval, pingTimeout time.Duration
+	done                      chan struct{} // closed when Run returns
+	started                   atomic.Bool
 
 	mu        sync.Mutex
 	channels  []string           // LISTENed on every connect, in the order added
@@ -87,13 +100,25 @@ func NewListener(o ListenerOptions) (*Listener, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	if o.Buffer < 0 {
+	switch {
+	case o.Buffer < 0:
 		return nil, fmt.Errorf("%w: Buffer %d is negative", ErrInvalidOptions, o.Buffer)
+	case o.PingInterval < 0:
+		return nil, fmt.Errorf("%w: PingInterval %v is negative", ErrInvalidOptions, o.PingInterval)
+	case o.PingTimeout < 0:
+		return nil, fmt.Errorf("%w: PingTimeout %v is negative", ErrInvalidOptions, o.PingTimeout)
+	}
+	if o.PingInterval == 0 {
+		o.PingInterval = DefaultListenerPingInterval
+	}
+	if o.PingTimeout == 0 {
+		o.PingTimeout = DefaultPingTimeout
 	}
 	if o.Buffer == 0 {
 		o.Buffer = DefaultBuffer
 	}
-	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1)}
+	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
+		pingInterval: o.PingInterval, pingTimeout: o.PingTimeout}
 	for i, ch := range o.Channels {
 		if err := checkChannel(ch); err != nil {
 			return nil, fmt.Errorf("%w: Channels[%d] %w", ErrInvalidOptions, i, err)

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,7 +56,7 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 		if err := l.servePending(ctx, conn); err != nil {
 			return err
 		}
-		wctx, cancel := context.WithCancel(ctx)
+		wctx, cancel := context.WithTimeout(ctx, l.pingInterval)
 		if !l.arm(cancel) {
 			cancel() // a Listen came in meanwhile
 			continue
@@ -73,13 +74,29 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 		case ctx.Err() != nil:
 			return nil // the supervisor knows why
 		case wctx.Err() != nil && !conn.IsClosed():
-			// Interrupted by Listen: a cancelled context is a read deadline
-			// to pgconn, not a broken connection; a notification half read
-			// is completed by the next read.
+			// Interrupted by Listen, or silent for PingInterval: a
+			// cancelled context is a read deadline to pgconn, not a broken
+			// connection; a notification half read is completed by the
+			// next read.
+			if errors.Is(wctx.Err(), context.DeadlineExceeded) {
+				if err := l.ping(ctx, conn); err != nil {
+					return err
+				}
+			}
 		default:
 			return fmt.Errorf("wait for notification: %w", err)
 		}
 	}
+}
+
+// ping checks a connection that stayed silent for PingInterval.
+func (l *Listener) ping(ctx context.Context, conn *pgx.Conn) error {
+	pctx, cancel := context.WithTimeout(ctx, l.pingTimeout)
+	defer cancel()
+	if err := conn.Ping(pctx); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("heartbeat: no answer within %v: %w", l.pingTimeout, err)
+	}
+	return nil
 }
 
 // arm sets the function that interrupts the current wait; it refuses

@@ -49,6 +49,10 @@ func TestPostgresBadInput(t *testing.T) {
 			_, err := postgres.NewListener(postgres.ListenerOptions{Options: postgres.Options{DSN: "postgres://u@h/db"}, Buffer: -1})
 			return err
 		}, "Buffer"},
+		{"listener negative PingTimeout", func() error {
+			_, err := postgres.NewListener(postgres.ListenerOptions{Options: postgres.Options{DSN: "postgres://u@h/db"}, PingTimeout: -1})
+			return err
+		}, "PingTimeout"},
 		{"pool negative PingInterval", func() error {
 			_, err := postgres.NewPool(postgres.PoolOptions{Options: postgres.Options{DSN: "postgres://u@h/db"}, PingInterval: -time.Second})
 			return err
