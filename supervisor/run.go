@@ -117,13 +117,26 @@ func (s *Supervisor[C]) attemptError(step string, actx context.Context, err erro
 // allocates nothing.
 func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
 	if s.watcher == nil {
-		select {
-		case err := <-s.invalid:
-			return err
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return s.waitInvalid(ctx)
 	}
+	return s.watch(ctx, conn)
+}
+
+// waitInvalid is serve without a Watcher. It is the frame an idle
+// supervisor parks in, so it holds nothing else: a bigger frame here is
+// what pushed an idle goroutine past the smallest stack.
+func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
+	select {
+	case err := <-s.invalid:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// watch is serve with a Watcher: it runs Watch with a ctx that Invalidate
+// ends.
+func (s *Supervisor[C]) watch(ctx context.Context, conn C) error {
 	select {
 	case err := <-s.invalid: // invalidated between the attempt and now
 		return err
