@@ -100,19 +100,11 @@ func NewListener(o ListenerOptions) (*Listener, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	switch {
-	case o.Buffer < 0:
+	if o.Buffer < 0 {
 		return nil, fmt.Errorf("%w: Buffer %d is negative", ErrInvalidOptions, o.Buffer)
-	case o.PingInterval < 0:
-		return nil, fmt.Errorf("%w: PingInterval %v is negative", ErrInvalidOptions, o.PingInterval)
-	case o.PingTimeout < 0:
-		return nil, fmt.Errorf("%w: PingTimeout %v is negative", ErrInvalidOptions, o.PingTimeout)
 	}
-	if o.PingInterval == 0 {
-		o.PingInterval = DefaultListenerPingInterval
-	}
-	if o.PingTimeout == 0 {
-		o.PingTimeout = DefaultPingTimeout
+	if err := pingDefaults(&o.PingInterval, &o.PingTimeout, DefaultListenerPingInterval); err != nil {
+		return nil, err
 	}
 	if o.Buffer == 0 {
 		o.Buffer = DefaultBuffer

@@ -84,3 +84,22 @@ func newSupervisor[C comparable](c supervisor.Connector[C], o supervisor.Options
 	}
 	return s, nil
 }
+
+// pingDefaults checks a PingInterval and PingTimeout and fills in their
+// defaults: interval 0 means defInterval, timeout 0 means
+// DefaultPingTimeout.
+func pingDefaults(interval, timeout *time.Duration, defInterval time.Duration) error {
+	switch {
+	case *interval < 0:
+		return fmt.Errorf("%w: PingInterval %v is negative", ErrInvalidOptions, *interval)
+	case *timeout < 0:
+		return fmt.Errorf("%w: PingTimeout %v is negative", ErrInvalidOptions, *timeout)
+	}
+	if *interval == 0 {
+		*interval = defInterval
+	}
+	if *timeout == 0 {
+		*timeout = DefaultPingTimeout
+	}
+	return nil
+}

@@ -58,17 +58,8 @@ func NewPool(o PoolOptions) (*Pool, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	switch {
-	case o.PingInterval < 0:
-		return nil, fmt.Errorf("%w: PingInterval %v is negative", ErrInvalidOptions, o.PingInterval)
-	case o.PingTimeout < 0:
-		return nil, fmt.Errorf("%w: PingTimeout %v is negative", ErrInvalidOptions, o.PingTimeout)
-	}
-	if o.PingInterval == 0 {
-		o.PingInterval = DefaultPingInterval
-	}
-	if o.PingTimeout == 0 {
-		o.PingTimeout = DefaultPingTimeout
+	if err := pingDefaults(&o.PingInterval, &o.PingTimeout, DefaultPingInterval); err != nil {
+		return nil, err
 	}
 	cfg, err := parsePool(o.DSN)
 	if err != nil {
