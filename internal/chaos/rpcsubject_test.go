@@ -71,20 +71,9 @@ func (s *rpcSubject) consume(context.Context, *sync.WaitGroup) {}
 
 // work calls Server.Work every poolInterval.
 func (s *rpcSubject) work(ctx context.Context, wg *sync.WaitGroup) {
-	wg.Go(func() {
-		tick := time.NewTicker(poolInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			if err := s.work1(cctx); err != nil {
-				s.failures.Add(1)
-			}
-			cancel()
+	every(ctx, wg, 2*time.Second, func(ctx context.Context) {
+		if err := s.work1(ctx); err != nil {
+			s.failures.Add(1)
 		}
 	})
 }

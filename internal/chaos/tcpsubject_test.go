@@ -79,20 +79,7 @@ func (s *tcpSubject) consume(context.Context, *sync.WaitGroup) {}
 
 // work echoes every poolInterval.
 func (s *tcpSubject) work(ctx context.Context, wg *sync.WaitGroup) {
-	wg.Go(func() {
-		tick := time.NewTicker(poolInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			ectx, cancel := context.WithTimeout(ctx, echoTimeout)
-			_ = s.echo(ectx)
-			cancel()
-		}
-	})
+	every(ctx, wg, echoTimeout, func(ctx context.Context) { _ = s.echo(ctx) })
 }
 
 // echo sends the next number on the live connection and checks the
