@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"net/url"
 	"testing"
 	"time"
 
@@ -19,13 +18,11 @@ import (
 // It must leave Connected within PingInterval + PingTimeout, and after the
 // path is back, reconnect and say that notifications may have been missed.
 func TestListenerHeartbeatFindsASilentPath(t *testing.T) {
-	u, err := url.Parse(shared.DSN("application_name", "listener-heartbeat"))
-	require.NoError(t, err)
-	proxy := toxitest.New(t, u.Host)
-	u.Host = proxy.Addr()
+	proxy := toxitest.New(t, shared.Addr())
+	dsn := shared.DSNVia(proxy.Addr(), "application_name", "listener-heartbeat")
 	const interval, timeout = 300 * time.Millisecond, 300 * time.Millisecond
 	l := newListener(t, postgres.ListenerOptions{
-		Options:      postgres.Options{DSN: u.String()},
+		Options:      postgres.Options{DSN: dsn},
 		Channels:     []string{"hb"},
 		PingInterval: interval,
 		PingTimeout:  timeout,

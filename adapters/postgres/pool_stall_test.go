@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"net/url"
 	"testing"
 	"time"
 
@@ -20,13 +19,11 @@ import (
 // clean the interrupted connection up for 15s (a cancel request, then
 // draining), and pgxpool.Close waits for that; Run must not.
 func TestPoolRunReturnsPromptlyOnAStalledNetwork(t *testing.T) {
-	u, err := url.Parse(shared.DSN("application_name", "pool-stall", "pool_max_conns", "2"))
-	require.NoError(t, err)
-	proxy := toxitest.New(t, u.Host)
-	u.Host = proxy.Addr()
+	proxy := toxitest.New(t, shared.Addr())
+	dsn := shared.DSNVia(proxy.Addr(), "application_name", "pool-stall", "pool_max_conns", "2")
 	pings := newPingCounter()
 	p, err := postgres.NewPool(postgres.PoolOptions{
-		Options:      postgres.Options{DSN: u.String(), Backoff: fast},
+		Options:      postgres.Options{DSN: dsn, Backoff: fast},
 		PingInterval: 50 * time.Millisecond,
 		PingTimeout:  10 * time.Second, // the ping waits; Run's end interrupts it
 		Configure:    pings.configure,

@@ -37,14 +37,14 @@ type listenerSubject struct {
 
 func newListenerSubject(t testing.TB, i int, c *pgtest.Cluster, helper *pgxpool.Pool, cfg config, v *violations) *listenerSubject {
 	name := fmt.Sprintf("pgl-%02d", i)
-	proxy := toxitest.NewOn(t, lowAddr(t), upstream(c))
+	proxy := toxitest.NewOn(t, lowAddr(t), c.Addr())
 	s := &listenerSubject{subjectBase: newBase(name, "listener", proxy), helper: helper, channel: "chaos_" + name, notes: newNoteCheck(name, v)}
 	if i == 0 {
 		s.brk = cfg.brk
 	}
 	l, err := postgres.NewListener(postgres.ListenerOptions{
 		Options: postgres.Options{
-			DSN: dsnVia(c, proxy.Addr(), name), Name: name,
+			DSN: c.DSNVia(proxy.Addr(), "application_name", appPrefix+name), Name: name,
 			Backoff: cfg.backoff(1000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
 		},
 		Channels: []string{s.channel},

@@ -2,8 +2,6 @@ package chaos
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 	"testing"
 	"time"
 
@@ -20,21 +18,6 @@ const appPrefix = "chaos-"
 // (see port_test.go) since it is restarted during the run.
 func startCluster(t *testing.T) *pgtest.Cluster {
 	return pgtest.Start(t, pgtest.Options{Port: lowPort(t), Settings: map[string]string{"max_connections": "200"}})
-}
-
-// upstream is the cluster's address, what the proxies dial.
-func upstream(c *pgtest.Cluster) string { return fmt.Sprintf("%s:%d", pgtest.Host, c.Port()) }
-
-// dsnVia is a DSN for the cluster's superuser through addr (a proxy),
-// with application_name appPrefix+name and params as extra query
-// parameters.
-func dsnVia(c *pgtest.Cluster, addr, name string, params ...string) string {
-	q := url.Values{"sslmode": {"disable"}, "application_name": {appPrefix + name}}
-	for i := 0; i+1 < len(params); i += 2 {
-		q.Set(params[i], params[i+1])
-	}
-	u := url.URL{Scheme: "postgres", User: url.UserPassword(pgtest.User, c.Password()), Host: addr, Path: "/postgres", RawQuery: q.Encode()}
-	return u.String()
 }
 
 // helperPool is the test's own pool, straight to the cluster (no proxy,

@@ -32,10 +32,10 @@ type poolSubject struct {
 
 func newPoolSubject(t testing.TB, i int, c *pgtest.Cluster, cfg config, v *violations, live *liveCounter) *poolSubject {
 	name := fmt.Sprintf("pgp-%02d", i)
-	proxy := toxitest.NewOn(t, lowAddr(t), upstream(c))
+	proxy := toxitest.NewOn(t, lowAddr(t), c.Addr())
 	p, err := postgres.NewPool(postgres.PoolOptions{
 		Options: postgres.Options{
-			DSN:  dsnVia(c, proxy.Addr(), name, "pool_max_conns", fmt.Sprint(poolMaxConns)),
+			DSN:  c.DSNVia(proxy.Addr(), "application_name", appPrefix+name, "pool_max_conns", fmt.Sprint(poolMaxConns)),
 			Name: name, Backoff: cfg.backoff(2000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
 		},
 		PingInterval: pingInterval,

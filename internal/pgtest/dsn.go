@@ -26,14 +26,27 @@ func (c *Cluster) DSN(params ...string) string {
 	return c.URL(User, c.password, "postgres", params...)
 }
 
+// DSNVia is DSN through addr (a proxy in front of the cluster) instead of
+// the cluster's own address.
+func (c *Cluster) DSNVia(addr string, params ...string) string {
+	return dsnAt(addr, User, c.password, "postgres", params)
+}
+
+// Addr is the cluster's host:port, what a proxy in front of it dials.
+func (c *Cluster) Addr() string { return fmt.Sprintf("%s:%d", Host, c.port) }
+
 // URL returns a URL connection string with the given credentials and
 // database.
 func (c *Cluster) URL(user, password, db string, params ...string) string {
+	return dsnAt(c.Addr(), user, password, db, params)
+}
+
+func dsnAt(addr, user, password, db string, params []string) string {
 	q := url.Values{"sslmode": {"disable"}}
 	for i := 0; i+1 < len(params); i += 2 {
 		q.Set(params[i], params[i+1])
 	}
-	u := url.URL{Scheme: "postgres", User: url.UserPassword(user, password), Host: fmt.Sprintf("%s:%d", Host, c.port), Path: "/" + db, RawQuery: q.Encode()}
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(user, password), Host: addr, Path: "/" + db, RawQuery: q.Encode()}
 	return u.String()
 }
 
