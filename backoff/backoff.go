@@ -72,15 +72,6 @@ func (b *Backoff) Reset() {
 // Attempt returns the number of Next calls since the last Reset.
 func (b *Backoff) Attempt() int { return b.attempt }
 
-// Jitter returns a random duration in [0, d) drawn from b's generator, and 0
-// when d <= 0. It does not advance the sequence.
-func (b *Backoff) Jitter(d time.Duration) time.Duration {
-	if d <= 0 {
-		return 0
-	}
-	return time.Duration(b.below(uint64(d)))
-}
-
 // exp returns min(cap, base*2^n) without overflowing.
 func (b *Backoff) exp(n int) int64 {
 	if n >= 62 || b.base > b.cap>>n {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/opterr"
 )
 
 func mustNew(t testing.TB, c backoff.Config) *backoff.Backoff {
@@ -115,18 +116,6 @@ func TestSeedReproducesAndBackoffsAreIndependent(t *testing.T) {
 	assert.True(t, diffRandom, "two crypto-seeded Backoffs drew the same sequence")
 }
 
-func TestJitterBelow(t *testing.T) {
-	b := mustNew(t, backoff.Config{Seed: 9})
-	assert.Zero(t, b.Jitter(0))
-	assert.Zero(t, b.Jitter(-time.Second))
-	for range 1000 {
-		d := b.Jitter(time.Second)
-		require.GreaterOrEqual(t, d, time.Duration(0))
-		require.Less(t, d, time.Second)
-	}
-	assert.Equal(t, 0, b.Attempt(), "Jitter must not advance the sequence")
-}
-
 func TestValidateNamesTheField(t *testing.T) {
 	for _, tc := range []struct {
 		c    backoff.Config
@@ -134,15 +123,16 @@ func TestValidateNamesTheField(t *testing.T) {
 	}{
 		{backoff.Config{Base: -1}, "Base"},
 		{backoff.Config{Cap: -time.Second}, "Cap"},
-		{backoff.Config{Base: 2 * time.Second, Cap: time.Second}, "Cap 1s is shorter than Base 2s"},
+		{backoff.Config{Base: 2 * time.Second, Cap: time.Second}, "backoff: Cap 1s: shorter than Base 2s"},
 		{backoff.Config{Base: 2 * time.Minute}, "shorter than Base"}, // default Cap < Base
 		{backoff.Config{Cap: 100 * 365 * 24 * time.Hour}, "Cap"},
-		{backoff.Config{Strategy: 4}, "Strategy 4 is unknown"},
-		{backoff.Config{Strategy: -1}, "Strategy -1 is unknown"},
+		{backoff.Config{Strategy: 4}, "backoff: Strategy 4: unknown"},
+		{backoff.Config{Strategy: -1}, "backoff: Strategy -1: unknown"},
 	} {
 		err := tc.c.Validate()
 		require.Error(t, err, "%+v", tc.c)
 		assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+		assert.ErrorIs(t, err, opterr.ErrInvalid, "supervisor.ErrInvalidOptions too")
 		assert.Contains(t, err.Error(), tc.want)
 		_, err = backoff.New(tc.c)
 		assert.Error(t, err)

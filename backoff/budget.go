@@ -1,7 +1,6 @@
 package backoff
 
 import (
-	"fmt"
 	"math"
 	"sync"
 )
@@ -24,10 +23,10 @@ type Budget struct {
 // [1, 1e9]; anything else (NaN included) is an error that names the value.
 func NewBudget(ratio, max float64) (*Budget, error) {
 	if !(ratio > 0 && ratio <= 1000) {
-		return nil, fmt.Errorf("backoff: budget ratio %v must be in (0, 1000]", ratio)
+		return nil, invalid("ratio", ratio, "not in (0, 1000]")
 	}
 	if !(max >= 1 && max <= 1e9) || math.IsInf(max, 0) {
-		return nil, fmt.Errorf("backoff: budget max %v must be in [1, 1e9]", max)
+		return nil, invalid("max", max, "not in [1, 1e9]")
 	}
 	return &Budget{ratio: ratio, max: max, tokens: max}, nil
 }
@@ -51,8 +50,8 @@ func (b *Budget) TryRetry() bool {
 	return true
 }
 
-// Tokens returns the tokens left, for metrics and tests.
-func (b *Budget) Tokens() float64 {
+// tokensLeft returns the tokens left, for tests.
+func (b *Budget) tokensLeft() float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.tokens

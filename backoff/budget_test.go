@@ -24,7 +24,7 @@ func TestBudgetRatio(t *testing.T) {
 	for range 100 {
 		b.OnRequest()
 	}
-	assert.Equal(t, 2.0, b.Tokens(), "deposits stop at max")
+	assert.Equal(t, 2.0, backoff.Tokens(b), "deposits stop at max")
 }
 
 func TestBudgetConcurrent(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redial-go/redial/internal/opterr"
 )
 
 // Strategy chooses how a Backoff spreads its delays.
@@ -62,23 +64,31 @@ type Config struct {
 
 // Validate reports the first bad field of c, naming it: a negative Base or
 // Cap, a Cap above MaxCap, a Cap below Base, an unknown Strategy. The error
-// wraps ErrInvalidConfig.
+// wraps ErrInvalidConfig and supervisor.ErrInvalidOptions.
 func (c Config) Validate() error {
 	switch {
 	case c.Strategy < Decorrelated || c.Strategy > Exponential:
-		return fmt.Errorf("%w: Strategy %d is unknown (want Decorrelated, Full, Equal or Exponential)", ErrInvalidConfig, int(c.Strategy))
+		return invalid("Strategy", int(c.Strategy), "unknown (want Decorrelated, Full, Equal or Exponential)")
 	case c.Base < 0:
-		return fmt.Errorf("%w: Base %v is negative", ErrInvalidConfig, c.Base)
+		return invalid("Base", c.Base, "negative")
 	case c.Cap < 0:
-		return fmt.Errorf("%w: Cap %v is negative", ErrInvalidConfig, c.Cap)
+		return invalid("Cap", c.Cap, "negative")
 	case c.Cap > MaxCap:
-		return fmt.Errorf("%w: Cap %v is longer than %v", ErrInvalidConfig, c.Cap, MaxCap)
+		return invalid("Cap", c.Cap, "longer than %v", MaxCap)
 	}
 	d := c.withDefaults()
 	if d.Cap < d.Base {
-		return fmt.Errorf("%w: Cap %v is shorter than Base %v", ErrInvalidConfig, d.Cap, d.Base)
+		return invalid("Cap", d.Cap, "shorter than Base %v", d.Base)
 	}
 	return nil
+}
+
+// invalid is the error for a bad field of a Config, a Budget or
+// RetryOptions.
+func invalid(field string, v any, problem string, args ...any) error {
+	e := opterr.New("backoff", field, v, problem, args...)
+	e.Also = ErrInvalidConfig
+	return e
 }
 
 // withDefaults returns c with zero Base and Cap replaced by the defaults.

@@ -59,9 +59,9 @@ func (e *retryAfterError) Error() string             { return e.err.Error() }
 func (e *retryAfterError) Unwrap() error             { return e.err }
 func (e *retryAfterError) RetryAfter() time.Duration { return e.d }
 
-// ClampedHint returns err's hint limited to maxHint, or 0 when err has
-// none (maxHint <= 0: none is honored). Retry and the supervisor both use it.
-func ClampedHint(err error, maxHint time.Duration) time.Duration {
+// clampedHint returns err's hint limited to maxHint, or 0 when err has
+// none (maxHint <= 0: none is honored).
+func clampedHint(err error, maxHint time.Duration) time.Duration {
 	d, ok := RetryAfterHint(err)
 	if !ok {
 		return 0

@@ -26,8 +26,5 @@ func FuzzNext(f *testing.F) {
 				t.Fatalf("%+v: Next #%d = %v, want within [0, %v]", c, i, d, limit)
 			}
 		}
-		if d := b.Jitter(b.Config().Base); d < 0 || d >= max(b.Config().Base, 1) {
-			t.Fatalf("Jitter(%v) = %v", b.Config().Base, d)
-		}
 	})
 }

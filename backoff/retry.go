@@ -34,10 +34,10 @@ type RetryOptions struct {
 func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o RetryOptions) (T, error) {
 	var zero T
 	if o.MaxAttempts < 0 {
-		return zero, fmt.Errorf("backoff: retry MaxAttempts %d is negative", o.MaxAttempts)
+		return zero, invalid("MaxAttempts", o.MaxAttempts, "negative")
 	}
 	if o.MaxHint < 0 {
-		return zero, fmt.Errorf("backoff: retry MaxHint %v is negative", o.MaxHint)
+		return zero, invalid("MaxHint", o.MaxHint, "negative")
 	}
 	if o.MaxAttempts == 0 {
 		o.MaxAttempts = DefaultMaxAttempts
@@ -58,7 +58,7 @@ func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o Re
 		if err == nil || IsPermanent(err) || attempt >= o.MaxAttempts || ctx.Err() != nil {
 			return v, err
 		}
-		wait := max(b.Next(), ClampedHint(err, o.MaxHint))
+		wait := max(b.Next(), clampedHint(err, o.MaxHint))
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
 			return v, err
 		}

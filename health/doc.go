@@ -15,8 +15,8 @@
 //	  periodSeconds: 10
 //
 // Readiness fails while any critical source is not Connected; liveness fails
-// only when a critical source has Failed for good. Redact scrubs
-// credentials from any text before it is shown.
+// only when a critical source has Failed for good. Error text is shown
+// only with ?verbose=1, and then redacted.
 //
-// The package imports nothing else of this module.
+// The package imports nothing of this module but its internal packages.
 package health

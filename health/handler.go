@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"time"
+
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
@@ -52,7 +54,7 @@ func probe(r *Registry, ok func([]Entry) bool) http.Handler {
 				sr.NextAttempt = &st.NextAttempt
 			}
 			if verbose && st.Err != nil {
-				sr.Error = Redact(st.Err.Error())
+				sr.Error = redact.Text(st.Err.Error())
 			}
 			rep.Sources[i] = sr
 		}

@@ -30,3 +30,11 @@ type Watcher[C comparable] interface {
 	// connection.
 	Watch(ctx context.Context, conn C) error
 }
+
+// BrokenChecker is an optional interface of a Connector that tells an
+// error that broke the connection from one that did not (a SQL error on a
+// healthy connection). Do invalidates the connection only when Broken
+// says so; without a BrokenChecker every error from Do's f breaks it.
+type BrokenChecker interface {
+	Broken(err error) bool
+}

@@ -9,12 +9,18 @@
 //	             \-> Backoff (failed attempt)          any -> Stopped (ctx ended)
 //	             \-> Failed (Permanent error, or MaxAttempts reached)
 //
-// The first attempt is immediate. The delays come from a Policy over the
-// backoff package: decorrelated jitter by default; rand[0, Base) before the
+// The first attempt is immediate. The delays follow the backoff package:
+// decorrelated jitter by default; rand[0, Base) before the
 // first retry after a stable connection was lost; a reset only after a
 // connection lived StableAfter; server hints lengthen waits. Status,
 // Subscribe (a conflating health channel) and a health.Registry tell the
 // program and its probes the truth about the connection.
+//
+// Do runs a function with the live connection (invalidating it when the
+// function's error broke it); Connections is a range-over-func loop over
+// each live connection in turn. Both end when the supervisor stops or
+// fails — Done is closed and Err says why — so a loop written the obvious
+// way cannot spin after Failed.
 //
 // At most one connection is live per supervisor, ever; on every exit path
 // it is closed before Run returns.

@@ -43,16 +43,22 @@ func Example() {
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
 
-	c, err := s.Conn(ctx) // waits through the two refusals
-	fmt.Println("got session", c.id, err)
+	// Do waits through the two refusals, then runs once with the session.
+	err = s.Do(ctx, func(ctx context.Context, c *session) error {
+		fmt.Println("using session", c.id)
+		return nil
+	})
 	st := s.Status()
-	fmt.Println(st.State, st.Connects)
+	fmt.Println(err, st.State, st.Connects)
 
 	cancel()
 	fmt.Println(<-done, s.Status().State)
+	<-s.Done()
+	fmt.Println(s.Err())
 	// Output:
 	// subscribing on session 3
-	// got session 3 <nil>
-	// connected 1
+	// using session 3
+	// <nil> connected 1
 	// <nil> stopped
+	// <nil>
 }

@@ -5,7 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/policy"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Log attribute keys; they are stable, so dashboards and alerts can rely
@@ -69,7 +70,7 @@ const (
 // goroutine with no lock held, right after the state change, so s.status
 // (which only that goroutine writes) is read without the lock. Errors come
 // from the Status, already redacted.
-func (s *Supervisor[C]) logEvent(ev event, d *Delay, uptime time.Duration) {
+func (s *Supervisor[C]) logEvent(ev event, d *policy.Delay, uptime time.Duration) {
 	if s.opts.Logger == nil {
 		return
 	}
@@ -79,7 +80,7 @@ func (s *Supervisor[C]) logEvent(ev event, d *Delay, uptime time.Duration) {
 	s.writeLog(ev, d, uptime)
 }
 
-func (s *Supervisor[C]) writeLog(ev event, d *Delay, uptime time.Duration) {
+func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration) {
 	st := &s.status
 	level, msg := slog.LevelInfo, ""
 	attrs := make([]slog.Attr, 0, 9)
@@ -118,6 +119,6 @@ func (s *Supervisor[C]) writeLog(ev event, d *Delay, uptime time.Duration) {
 func (s *Supervisor[C]) logCloseError(err error) {
 	if l := s.opts.Logger; l != nil {
 		l.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
-			slog.String(LogName, s.opts.Name), slog.String(LogErr, health.Redact(err.Error())))
+			slog.String(LogName, s.opts.Name), slog.String(LogErr, redact.Text(err.Error())))
 	}
 }

@@ -2,24 +2,33 @@ package supervisor
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/policy"
 )
 
-// Defaults of Options.
+// Defaults of Settings.
 const (
-	DefaultStableAfter    = 30 * time.Second
-	DefaultConnectTimeout = 20 * time.Second       // gRPC's MIN_CONNECT_TIMEOUT
-	DefaultMaxHint        = backoff.DefaultMaxHint // 5 minutes
+	DefaultStableAfter    = policy.DefaultStableAfter // 30s
+	DefaultConnectTimeout = 20 * time.Second          // gRPC's MIN_CONNECT_TIMEOUT
+	DefaultMaxHint        = policy.DefaultMaxHint     // 5 minutes
 )
 
-// Options configures a Supervisor. New copies it; the zero value of every
-// field means its documented default.
-type Options[C comparable] struct {
-	// Name names the connection in Status, errors and logs.
+// ErrInvalidOptions is wrapped by every bad-option error of every
+// constructor of the module. The message says `<package>: <Field> <value>:
+// <what is wrong>` once: `websocket: Supervisor.ConnectTimeout -1s: negative`.
+var ErrInvalidOptions = opterr.ErrInvalid
+
+// Settings are the options that do not depend on the connection type.
+// Adapters whose connection stays private (the postgres Listener and Pool)
+// take Settings; Options[C] has the same fields plus OnConnect. The zero
+// value of every field means its documented default.
+type Settings struct {
+	// Name names the connection in Status, errors and logs. Adapters
+	// default it to their target, redacted.
 	Name string
 	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute.
 	Backoff backoff.Config
@@ -39,34 +48,72 @@ type Options[C comparable] struct {
 	// Budget, when set, is a retry budget shared with other supervisors. A
 	// retry it refuses waits Cap instead; it never makes a supervisor give up.
 	Budget *backoff.Budget
-	// OnConnect runs after every Connect, before the state is Connected: the
-	// place to re-subscribe, re-LISTEN, re-register handlers. Its ctx is the
-	// attempt's (ConnectTimeout). An error counts as a failed attempt and
-	// closes that connection.
-	OnConnect func(ctx context.Context, conn C) error
 	// Classify maps the transport's errors to classes (backoff.Permanent,
-	// backoff.RetryAfter) and may redact them. It sees every error of
-	// Connect, OnConnect, Watch and Invalidate. nil keeps errors as they are.
+	// backoff.RetryAfter). It sees every error of Connect, OnConnect, Watch
+	// and Invalidate, after the adapter's own Classify. nil keeps errors as
+	// they are.
 	Classify func(error) error
 	// Logger receives one record per state change; nil is silent.
 	Logger *slog.Logger
 }
 
-// PolicyConfig is the part of Options that decides delays.
-func (o Options[C]) PolicyConfig() PolicyConfig {
-	return PolicyConfig{Backoff: o.Backoff, StableAfter: o.StableAfter, MaxHint: o.MaxHint, Budget: o.Budget}
+// Options configures a Supervisor: the fields of Settings, flat so that a
+// composite literal names them directly, plus OnConnect. The zero value of
+// every field means its documented default.
+type Options[C comparable] struct {
+	Name           string
+	Backoff        backoff.Config
+	StableAfter    time.Duration
+	ConnectTimeout time.Duration
+	MaxAttempts    int
+	MaxHint        time.Duration
+	Budget         *backoff.Budget
+	Classify       func(error) error
+	Logger         *slog.Logger
+	// OnConnect runs after every Connect, before the state is Connected: the
+	// place to re-subscribe, re-LISTEN, re-register handlers. Its ctx is the
+	// attempt's (ConnectTimeout). An error counts as a failed attempt and
+	// closes that connection.
+	OnConnect func(ctx context.Context, conn C) error
+}
+
+// Settings returns the part of o that does not depend on C.
+func (o Options[C]) Settings() Settings {
+	return Settings{
+		Name:           o.Name,
+		Backoff:        o.Backoff,
+		StableAfter:    o.StableAfter,
+		ConnectTimeout: o.ConnectTimeout,
+		MaxAttempts:    o.MaxAttempts,
+		MaxHint:        o.MaxHint,
+		Budget:         o.Budget,
+		Classify:       o.Classify,
+		Logger:         o.Logger,
+	}
 }
 
 // validate checks every field and fills in the defaults.
-func (o *Options[C]) validate() error {
+func (o *Settings) validate() error {
 	switch {
 	case o.ConnectTimeout < 0:
-		return fmt.Errorf("supervisor: ConnectTimeout %v is negative", o.ConnectTimeout)
+		return opterr.New("supervisor", "ConnectTimeout", o.ConnectTimeout, "negative")
 	case o.MaxAttempts < 0:
-		return fmt.Errorf("supervisor: MaxAttempts %d is negative", o.MaxAttempts)
+		return opterr.New("supervisor", "MaxAttempts", o.MaxAttempts, "negative")
+	case o.StableAfter < 0:
+		return opterr.New("supervisor", "StableAfter", o.StableAfter, "negative")
+	case o.MaxHint < 0:
+		return opterr.New("supervisor", "MaxHint", o.MaxHint, "negative")
+	}
+	if err := o.Backoff.Validate(); err != nil {
+		return opterr.Nest(err, "supervisor", "Backoff")
 	}
 	if o.ConnectTimeout == 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
 	}
 	return nil
+}
+
+// policyConfig is the part of Settings that decides delays.
+func (o *Settings) policyConfig() policy.Config {
+	return policy.Config{Backoff: o.Backoff, StableAfter: o.StableAfter, MaxHint: o.MaxHint, Budget: o.Budget}
 }

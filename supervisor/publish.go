@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // transition is one state change, made by Run's goroutine only.
@@ -37,7 +38,7 @@ func (s *Supervisor[C]) set(t *transition) {
 	st.State = t.state
 	st.NextAttempt = t.next
 	if t.err != nil {
-		st.Err = health.RedactError(t.err)
+		st.Err = redact.Error(t.err)
 	}
 	if t.connect {
 		st.Connects++
@@ -70,7 +71,19 @@ func (s *Supervisor[C]) set(t *transition) {
 	if len(s.subs) > 0 {
 		s.fanout(now)
 	}
+	if t.state == health.Stopped || t.state == health.Failed {
+		s.closeSubs()
+	}
 	s.mu.Unlock()
+}
+
+// closeSubs ends every subscription after the final Status was offered;
+// later subscribers get that Status on a closed channel. s.mu must be held.
+func (s *Supervisor[C]) closeSubs() {
+	for ch := range s.subs {
+		close(ch)
+	}
+	s.subs, s.over = nil, true
 }
 
 // fanout offers the Status at now to every subscriber. s.mu must be held.

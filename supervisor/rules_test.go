@@ -440,18 +440,20 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		o    supervisor.Options[*conn]
 		want string
 	}{
-		{supervisor.Options[*conn]{ConnectTimeout: -1}, "ConnectTimeout"},
-		{supervisor.Options[*conn]{MaxAttempts: -1}, "MaxAttempts"},
-		{supervisor.Options[*conn]{StableAfter: -time.Second}, "StableAfter"},
-		{supervisor.Options[*conn]{MaxHint: -time.Second}, "MaxHint"},
-		{supervisor.Options[*conn]{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}, "Cap"},
-		{supervisor.Options[*conn]{Backoff: backoff.Config{Strategy: 9}}, "Strategy"},
+		{supervisor.Options[*conn]{ConnectTimeout: -1}, "supervisor: ConnectTimeout -1ns: negative"},
+		{supervisor.Options[*conn]{MaxAttempts: -1}, "supervisor: MaxAttempts -1: negative"},
+		{supervisor.Options[*conn]{StableAfter: -time.Second}, "supervisor: StableAfter -1s: negative"},
+		{supervisor.Options[*conn]{MaxHint: -time.Second}, "supervisor: MaxHint -1s: negative"},
+		{supervisor.Options[*conn]{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}, "supervisor: Backoff.Cap 1s: shorter than Base 1h0m0s"},
+		{supervisor.Options[*conn]{Backoff: backoff.Config{Strategy: 9}}, "supervisor: Backoff.Strategy 9: unknown (want Decorrelated, Full, Equal or Exponential)"},
 	} {
 		_, err := supervisor.New[*conn](&fake{}, tc.o)
-		assert.ErrorContains(t, err, tc.want)
+		assert.EqualError(t, err, tc.want)
+		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 	}
 	_, err := supervisor.New[*conn](nil, supervisor.Options[*conn]{})
-	assert.ErrorContains(t, err, "nil Connector")
+	assert.EqualError(t, err, "supervisor: Connector: nil")
+	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 }
 
 func TestPermanentReasonForALostConnectionFails(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Run owns the connection's lifecycle until ctx ends (it returns nil) or
@@ -19,6 +20,12 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 	if !s.started.CompareAndSwap(false, true) {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
+	s.runErr = s.run(ctx)
+	close(s.done)
+	return s.runErr
+}
+
+func (s *Supervisor[C]) run(ctx context.Context) error {
 	s.policy.Start()
 	_ = ctx.Done() // made here, shallow, rather than deep inside the first context.WithTimeout
 	for {
@@ -86,8 +93,8 @@ func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
 	s.mu.Lock()
 	s.live = conn
 	s.mu.Unlock()
-	if s.opts.OnConnect != nil {
-		err := s.opts.OnConnect(actx, conn)
+	if s.onConnect != nil {
+		err := s.onConnect(actx, conn)
 		if err == nil {
 			s.mu.Lock()
 			err = s.invalidErr // invalidated while OnConnect ran: not usable either
@@ -215,7 +222,7 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 
 // fail publishes t (state Failed) and returns err, Run's error, redacted.
 func (s *Supervisor[C]) fail(err error, t *transition) error {
-	err = health.RedactError(err)
+	err = redact.Error(err)
 	s.mu.Lock()
 	s.failErr = err
 	s.mu.Unlock()

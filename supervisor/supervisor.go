@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/policy"
 )
 
 // Errors a Supervisor returns, checked with errors.Is.
@@ -36,13 +38,17 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 // for its ctx or a state change), and never runs user code.
 type Supervisor[C comparable] struct {
 	connector Connector[C]
-	watcher   Watcher[C] // nil when connector is not one
-	opts      Options[C]
+	watcher   Watcher[C]    // nil when connector is not one
+	broken    BrokenChecker // nil when connector is not one
+	opts      Settings
+	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
+	done      chan struct{} // closed when Run has returned
+	runErr    error         // what Run returned; written before done is closed
 
 	// Run's goroutine owns these.
-	policy   *Policy
+	policy   *policy.Policy
 	logs     logState
 	failures int // consecutive failed attempts
 
@@ -57,34 +63,40 @@ type Supervisor[C comparable] struct {
 	reconnects  window                  // reconnects over the last minute
 	changed     chan struct{}           // closed on the next change; made when someone waits
 	subs        map[chan health.Status]struct{}
+	over        bool // the final Status (Stopped or Failed) was published: subscriptions are closed
 }
 
 // New returns a Supervisor for c; Run starts it. The options are copied,
-// and their zero values mean: Backoff Decorrelated with Base 1s and Cap
-// 1 minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0 (never give
-// up), MaxHint 5 minutes, no Budget, no OnConnect, no Classify, no Logger.
-// Bad options are an error that names the field.
+// and their zero values mean: Name "", Backoff Decorrelated with Base 1s
+// and Cap 1 minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0
+// (never give up), MaxHint 5 minutes, no Budget, no Classify, no Logger,
+// no OnConnect. Bad options are an error wrapping ErrInvalidOptions that
+// names the field.
 func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if c == nil {
-		return nil, errors.New("supervisor: nil Connector")
+		return nil, opterr.New("supervisor", "Connector", nil, "nil")
 	}
-	if err := o.validate(); err != nil {
+	so := o.Settings()
+	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	p, err := NewPolicy(o.PolicyConfig())
+	p, err := policy.New(so.policyConfig())
 	if err != nil {
-		return nil, err
+		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
 	now := time.Now()
 	s := &Supervisor[C]{
 		connector:  c,
-		opts:       o,
+		opts:       so,
+		onConnect:  o.OnConnect,
 		policy:     p,
-		status:     health.Status{Name: o.Name, State: health.Idle, Since: now},
+		status:     health.Status{Name: so.Name, State: health.Idle, Since: now},
 		reconnects: window{origin: now},
 		invalid:    make(chan error, 1),
+		done:       make(chan struct{}),
 	}
 	s.watcher, _ = c.(Watcher[C])
+	s.broken, _ = c.(BrokenChecker)
 	return s, nil
 }
 
@@ -166,29 +178,51 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 // newest replacing an unread older one, starting with the current Status.
 // A subscriber that never reads never slows the supervisor; totals
 // (Connects, Attempt) live in the Status, so conflation loses no counts.
-// The returned func unsubscribes and closes the channel; call it when done.
+// The channel is closed after the final Status (Stopped or Failed) has
+// been offered, so `for st := range ch` ends by itself. The returned func
+// unsubscribes and closes the channel sooner; calling it is always safe.
 func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
 	ch := make(chan health.Status, 1)
 	now := time.Now()
 	s.mu.Lock()
 	ch <- s.snapshot(now)
+	if s.over {
+		close(ch)
+		s.mu.Unlock()
+		return ch, func() {}
+	}
 	if s.subs == nil {
 		s.subs = make(map[chan health.Status]struct{})
 	}
 	s.subs[ch] = struct{}{}
 	s.mu.Unlock()
-	var once sync.Once
 	return ch, func() {
-		once.Do(func() {
-			s.mu.Lock()
+		s.mu.Lock()
+		if _, ok := s.subs[ch]; ok {
 			delete(s.subs, ch)
 			close(ch)
-			s.mu.Unlock()
-		})
+		}
+		s.mu.Unlock()
 	}
 }
 
-// Name returns Options.Name.
+// Done returns a channel that is closed once Run has returned.
+func (s *Supervisor[C]) Done() <-chan struct{} { return s.done }
+
+// Err returns what Run returned once Done is closed: nil when it stopped
+// because its ctx ended, the error (wrapping ErrFailed) when it gave up.
+// Before that it returns nil.
+func (s *Supervisor[C]) Err() error {
+	select {
+	case <-s.done:
+		return s.runErr
+	default:
+		return nil
+	}
+}
+
+// Name returns the supervisor's name (Options.Name, or the adapter's
+// default: its target, redacted).
 func (s *Supervisor[C]) Name() string { return s.opts.Name }
 
 // errorf formats an error prefixed with the supervisor's name.

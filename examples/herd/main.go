@@ -1,7 +1,7 @@
 // Command herd simulates a thundering herd in virtual time: N clients lose
 // their connection at once, the server is down for D and then accepts at
 // most K new connections per second. It runs the real backoff package and
-// the supervisor's real Policy for each strategy, prints one table row per
+// the supervisor's real delay rules (internal/policy) for each strategy, prints one table row per
 // strategy and writes an SVG plot of attempts per 100 ms window.
 //
 //	go run ./examples/herd -svg herd.svg

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/supervisor"
+	"github.com/redial-go/redial/internal/policy"
 )
 
 // scenario is what every strategy faces: N clients lose their connection
@@ -44,7 +44,7 @@ func (c rawClient) failed(error) time.Duration { return c.b.Next() }
 
 // policyClient runs the supervisor's own Policy: the loss of a long-lived
 // connection, then Failed for each failed attempt (hints included).
-type policyClient struct{ p *supervisor.Policy }
+type policyClient struct{ p *policy.Policy }
 
 func (c policyClient) first() time.Duration {
 	return c.p.Lost(time.Hour, errors.New("connection reset")).Wait
@@ -149,12 +149,12 @@ func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) 
 }
 
 // clientsFor builds N clients of one kind, each with its own seed.
-func clientsFor(s scenario, strategy backoff.Strategy, policy bool) ([]client, error) {
+func clientsFor(s scenario, strategy backoff.Strategy, usePolicy bool) ([]client, error) {
 	out := make([]client, s.N)
 	for i := range out {
 		cfg := backoff.Config{Strategy: strategy, Base: s.Base, Cap: s.Cap, Seed: s.Seed*1_000_003 + uint64(i) + 1}
-		if policy {
-			p, err := supervisor.NewPolicy(supervisor.PolicyConfig{Backoff: cfg})
+		if usePolicy {
+			p, err := policy.New(policy.Config{Backoff: cfg})
 			if err != nil {
 				return nil, err
 			}

@@ -1,12 +1,12 @@
 package prometheus
 
 import (
-	"errors"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/opterr"
 )
 
 // Collector is a prometheus.Collector over a health.Registry. It is safe
@@ -23,7 +23,7 @@ type Collector struct {
 // too, from the next scrape on.
 func New(r *health.Registry) (*Collector, error) {
 	if r == nil {
-		return nil, errors.New("prometheus: nil health.Registry")
+		return nil, opterr.New("prometheus", "registry", nil, "nil")
 	}
 	name := []string{"name"}
 	return &Collector{

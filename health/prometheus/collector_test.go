@@ -156,5 +156,6 @@ redial_state{name="cache",state="stopped"} 0
 
 func TestNewRejectsNilRegistry(t *testing.T) {
 	_, err := redialprom.New(nil)
-	assert.ErrorContains(t, err, "nil health.Registry")
+	assert.EqualError(t, err, "prometheus: registry: nil")
+	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 }

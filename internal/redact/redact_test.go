@@ -1,4 +1,4 @@
-package health_test
+package redact_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 func TestRedact(t *testing.T) {
@@ -29,7 +29,7 @@ func TestRedact(t *testing.T) {
 		{"FATAL: password authentication failed for user \"app\"", "FATAL: password authentication failed for user \"app\"", ""},
 		{"no secrets here: connection refused", "no secrets here: connection refused", ""},
 	} {
-		got := health.Redact(tc.in)
+		got := redact.Text(tc.in)
 		assert.Equal(t, tc.want, got, "in: %s", tc.in)
 		if tc.secret != "" {
 			assert.NotContains(t, got, tc.secret)
@@ -40,24 +40,24 @@ func TestRedact(t *testing.T) {
 func TestRedactKnownSecrets(t *testing.T) {
 	// A password with a space defeats every pattern; naming it does not.
 	in := "connect postgres://app:pa ss@db/x: user=app password=pa ss"
-	got := health.Redact(in, "pa ss")
+	got := redact.Text(in, "pa ss")
 	assert.NotContains(t, got, "pa ss")
 	assert.NotContains(t, got, "ss@db", "no fragment of the password may stay")
 	// Escaped forms are masked too.
-	assert.NotContains(t, health.Redact("postgres://app:pa%20ss@db/x", "pa ss"), "pa%20ss")
-	assert.Equal(t, "abc", health.Redact("abc", ""), "an empty secret masks nothing")
+	assert.NotContains(t, redact.Text("postgres://app:pa%20ss@db/x", "pa ss"), "pa%20ss")
+	assert.Equal(t, "abc", redact.Text("abc", ""), "an empty secret masks nothing")
 }
 
 func TestRedactErrorKeepsChain(t *testing.T) {
 	base := &fs.PathError{Op: "dial", Path: "postgres://u:pw1234@h/db", Err: fs.ErrNotExist}
-	err := health.RedactError(base)
+	err := redact.Error(base)
 	assert.NotContains(t, err.Error(), "pw1234")
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	var pe *fs.PathError
 	assert.ErrorAs(t, err, &pe)
-	assert.Nil(t, health.RedactError(nil))
-	assert.Same(t, err, health.RedactError(err), "redacting twice wraps once")
-	assert.NotContains(t, health.RedactError(errors.New("x secretvalue y"), "secretvalue").Error(), "secretvalue")
+	assert.Nil(t, redact.Error(nil))
+	assert.Same(t, err, redact.Error(err), "redacting twice wraps once")
+	assert.NotContains(t, redact.Error(errors.New("x secretvalue y"), "secretvalue").Error(), "secretvalue")
 }
 
 type secretHolder struct{ password string }
@@ -66,7 +66,7 @@ func (s *secretHolder) Error() string { return "connect failed" }
 
 func TestScrubbedKeepsOnlyWhatItIsGiven(t *testing.T) {
 	holder := &secretHolder{password: "hunter22"}
-	err := health.Scrubbed("connect failed", fs.ErrNotExist)
+	err := redact.Scrubbed("connect failed", fs.ErrNotExist)
 	assert.Equal(t, "connect failed", err.Error())
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	var h *secretHolder

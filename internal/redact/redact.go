@@ -1,4 +1,6 @@
-package health
+// Package redact takes secrets out of text before it reaches an error, a
+// log line, a Status, a probe body, a metric label or a page.
+package redact
 
 import (
 	"net/url"
@@ -37,7 +39,7 @@ func sensitiveParam(k string) bool {
 	return false
 }
 
-// Redact removes credentials from text before it reaches an error, a log
+// Text removes credentials from text before it reaches an error, a log
 // line or a readiness body:
 //   - URLs keep their user name but lose the password
 //     (postgres://user:xxxxx@host/db), and query parameters that hold
@@ -47,7 +49,7 @@ func sensitiveParam(k string) bool {
 //     "Authorization: Bearer ...", password: ... and JSON "token":"...";
 //   - every non-empty string in secrets, and its URL-escaped forms, is masked
 //     wherever it appears (a password with spaces or '@' included).
-func Redact(text string, secrets ...string) string {
+func Text(text string, secrets ...string) string {
 	for _, s := range secrets {
 		if s == "" {
 			continue
@@ -89,18 +91,18 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
-// RedactError returns an error whose text is Redact(err.Error(), secrets...)
+// Error returns an error whose text is Text(err.Error(), secrets...)
 // and which still unwraps to err, so errors.Is and errors.As keep working.
 // It returns nil for nil. Callers that must not keep err's chain (because a
 // wrapped value holds a secret) build a new error from the redacted text instead.
-func RedactError(err error, secrets ...string) error {
+func Error(err error, secrets ...string) error {
 	if err == nil {
 		return nil
 	}
 	if r, ok := err.(*redactedError); ok && len(secrets) == 0 {
 		return r
 	}
-	return &redactedError{msg: Redact(err.Error(), secrets...), err: err}
+	return &redactedError{msg: Text(err.Error(), secrets...), err: err}
 }
 
 type redactedError struct {
@@ -114,7 +116,7 @@ func (e *redactedError) Unwrap() error { return e.err }
 // Scrubbed returns an error with text, which the caller has already
 // redacted, that unwraps only to keep: errors known to hold no secret (a
 // network error, a server's error code, context.Canceled). Use it instead
-// of RedactError when a wrapped value holds a credential (a parsed config,
+// of Error when a wrapped value holds a credential (a parsed config,
 // a URL with its token) that errors.As or a reflective logger would reach.
 func Scrubbed(text string, keep ...error) error { return &scrubbedError{text, keep} }
 

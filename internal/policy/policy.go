@@ -1,4 +1,8 @@
-package supervisor
+// Package policy holds the delay rules of a supervisor: how long to wait
+// before the next attempt, and why. Every Supervisor runs this code, and
+// examples/herd simulates it, so the simulation exercises the real rules
+// rather than a copy.
+package policy
 
 import (
 	"fmt"
@@ -7,9 +11,14 @@ import (
 	"github.com/redial-go/redial/backoff"
 )
 
-// PolicyConfig configures a Policy; zero fields mean the same defaults as
-// in Options.
-type PolicyConfig struct {
+// Defaults of Config.
+const (
+	DefaultStableAfter = 30 * time.Second
+	DefaultMaxHint     = 5 * time.Minute
+)
+
+// Config configures a Policy; zero fields mean the supervisor's defaults.
+type Config struct {
 	Backoff     backoff.Config
 	StableAfter time.Duration // 0 means 30s
 	MaxHint     time.Duration // 0 means 5 minutes
@@ -42,10 +51,8 @@ type Delay struct {
 	Hint   time.Duration // the server's hint after clamping to MaxHint; 0 if none
 }
 
-// Policy decides how long a supervisor waits before its next attempt. It is
-// the code every Supervisor runs, exported so that simulations (see
-// examples/herd) exercise the real policy rather than a copy. A Policy is not
-// safe for concurrent use.
+// Policy decides how long a supervisor waits before its next attempt. It
+// is not safe for concurrent use: the supervisor's goroutine owns it.
 //
 // The rules: a failed attempt waits the backoff's next delay; a connection
 // that lived at least StableAfter resets the backoff and its first retry
@@ -55,32 +62,43 @@ type Delay struct {
 // backoff still advances. A Budget that refuses a retry makes it wait Cap.
 type Policy struct {
 	b                    *backoff.Backoff
+	first                *backoff.Backoff // draws the first retry: full jitter over [0, Base)
 	base, cap            time.Duration
 	stableAfter, maxHint time.Duration
 	budget               *backoff.Budget
 }
 
-// NewPolicy validates c and returns a Policy.
-func NewPolicy(c PolicyConfig) (*Policy, error) {
-	switch {
-	case c.StableAfter < 0:
-		return nil, fmt.Errorf("supervisor: StableAfter %v is negative", c.StableAfter)
-	case c.MaxHint < 0:
-		return nil, fmt.Errorf("supervisor: MaxHint %v is negative", c.MaxHint)
-	}
+// firstSeed derives the first-retry generator's seed from a fixed seed,
+// so that a reproducible run stays reproducible without the two
+// generators drawing the same sequence.
+const firstSeed = 0x5851f42d4c957f2d
+
+// New returns a Policy for c. The supervisor validates StableAfter and
+// MaxHint; New's only error is the Backoff config's.
+func New(c Config) (*Policy, error) {
 	b, err := backoff.New(c.Backoff)
 	if err != nil {
-		return nil, fmt.Errorf("supervisor: Backoff: %w", err)
-	}
-	p := &Policy{b: b, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget}
-	if p.stableAfter == 0 {
-		p.stableAfter = DefaultStableAfter
-	}
-	if p.maxHint == 0 {
-		p.maxHint = DefaultMaxHint
+		return nil, err
 	}
 	bc := b.Config()
-	p.base, p.cap = bc.Base, bc.Cap
+	p := &Policy{b: b, base: bc.Base, cap: bc.Cap, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget}
+	if p.stableAfter <= 0 {
+		p.stableAfter = DefaultStableAfter
+	}
+	if p.maxHint <= 0 {
+		p.maxHint = DefaultMaxHint
+	}
+	if p.base > 1 {
+		// Full jitter with Cap = Base draws uniformly from [0, Base-1ns]
+		// on every Next, for good: it never grows past its Cap.
+		fc := backoff.Config{Strategy: backoff.Full, Base: p.base - 1, Cap: p.base - 1}
+		if c.Backoff.Seed != 0 {
+			fc.Seed = c.Backoff.Seed ^ firstSeed
+		}
+		if p.first, err = backoff.New(fc); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -109,11 +127,18 @@ func (p *Policy) Lost(uptime time.Duration, err error) Delay {
 	}
 	p.b.Reset()
 	p.Start()
-	return p.hinted(Delay{Wait: p.b.Jitter(p.base), Reason: ReasonFirstRetry}, err)
+	var wait time.Duration
+	if p.first != nil {
+		wait = p.first.Next()
+	}
+	return p.hinted(Delay{Wait: wait, Reason: ReasonFirstRetry}, err)
 }
 
+
 func (p *Policy) hinted(d Delay, err error) Delay {
-	d.Hint = backoff.ClampedHint(err, p.maxHint)
+	if h, ok := backoff.RetryAfterHint(err); ok {
+		d.Hint = min(h, p.maxHint)
+	}
 	if d.Hint > d.Wait {
 		d.Wait = d.Hint
 		if d.Reason != ReasonBudget {

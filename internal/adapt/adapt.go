@@ -1,0 +1,70 @@
+// Package adapt is what every adapter does the same way: its supervisor
+// built from the program's options, the adapter's Classify run before the
+// program's, the default Name, and bad-option errors said once with the
+// adapter's prefix. An adapter that uses it has the one shape of DESIGN.md
+// by construction.
+package adapt
+
+import (
+	"context"
+
+	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// Spec is what an adapter adds to the program's supervisor options.
+type Spec struct {
+	Pkg      string            // the adapter's package name: the error prefix
+	Name     string            // the default Name: the target, redacted
+	Classify func(error) error // the adapter's classes; the program's Classify runs after it
+}
+
+// New returns the supervisor of c under o, as the adapter sp sees it. An
+// error in o is said as sp.Pkg's, about the field under "Supervisor".
+func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
+	if o.Name == "" {
+		o.Name = sp.Name
+	}
+	o.Classify = Chain(sp.Classify, o.Classify)
+	s, err := supervisor.New(c, o)
+	if err != nil {
+		return nil, opterr.Nest(err, sp.Pkg, "Supervisor")
+	}
+	return s, nil
+}
+
+// Options returns the Options[C] with every field of s and onConnect:
+// the inverse of Options[C].Settings, for adapters that take Settings.
+func Options[C comparable](s supervisor.Settings, onConnect func(context.Context, C) error) supervisor.Options[C] {
+	return supervisor.Options[C]{
+		Name:           s.Name,
+		Backoff:        s.Backoff,
+		StableAfter:    s.StableAfter,
+		ConnectTimeout: s.ConnectTimeout,
+		MaxAttempts:    s.MaxAttempts,
+		MaxHint:        s.MaxHint,
+		Budget:         s.Budget,
+		Classify:       s.Classify,
+		Logger:         s.Logger,
+		OnConnect:      onConnect,
+	}
+}
+
+// Chain returns a Classify that runs each step on the result of the one
+// before, skipping nil steps and keeping the error when a step returns
+// nil: the adapter's step first, the program's after it, so that a
+// program's Classify refines the transport's classes instead of replacing
+// them.
+func Chain(steps ...func(error) error) func(error) error {
+	return func(err error) error {
+		for _, step := range steps {
+			if step == nil || err == nil {
+				continue
+			}
+			if c := step(err); c != nil {
+				err = c
+			}
+		}
+		return err
+	}
+}

@@ -1,0 +1,76 @@
+// Package opterr builds the one error shape every constructor of the
+// module returns for a bad option: `<package>: <Field> <value>: <what is
+// wrong>`, said once, wrapping ErrInvalid (which the supervisor package
+// exports as supervisor.ErrInvalidOptions).
+package opterr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid is wrapped by every bad-option error of the module.
+var ErrInvalid = errors.New("invalid options")
+
+// Error is one bad option. Value is already formatted ("" when the field's
+// value says nothing, such as a nil func).
+type Error struct {
+	Pkg     string // the package that reports it: "websocket"
+	Field   string // the option's path from the constructor's argument: "Supervisor.Backoff.Cap"
+	Value   string
+	Problem string
+	Also    error // another sentinel it wraps (backoff.ErrInvalidConfig); nil when none
+}
+
+func (e *Error) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("%s: %s: %s", e.Pkg, e.Field, e.Problem)
+	}
+	return fmt.Sprintf("%s: %s %s: %s", e.Pkg, e.Field, e.Value, e.Problem)
+}
+
+// Unwrap returns ErrInvalid and Also.
+func (e *Error) Unwrap() []error {
+	if e.Also != nil {
+		return []error{ErrInvalid, e.Also}
+	}
+	return []error{ErrInvalid}
+}
+
+// New returns the error for field of pkg with value v: strings are quoted,
+// everything else printed with %v; a nil v prints nothing. problem is a
+// format for args.
+func New(pkg, field string, v any, problem string, args ...any) *Error {
+	return &Error{Pkg: pkg, Field: field, Value: Format(v), Problem: fmt.Sprintf(problem, args...)}
+}
+
+// Format formats an option's value the way New does.
+func Format(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return fmt.Sprintf("%q", v)
+	}
+	return fmt.Sprint(v)
+}
+
+// Nest returns err as pkg's error about the option at prefix: a backoff
+// error about Cap becomes `supervisor: Backoff.Cap ...`, and that one
+// `websocket: Supervisor.Backoff.Cap ...`. An err that is not an *Error
+// is wrapped as the whole option's problem.
+func Nest(err error, pkg, prefix string) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		return &Error{Pkg: pkg, Field: prefix, Problem: err.Error()}
+	}
+	n := *e
+	n.Pkg = pkg
+	if prefix != "" {
+		n.Field = prefix + "." + e.Field
+	}
+	return &n
+}
