@@ -12,7 +12,7 @@ import (
 )
 
 // Classify marks this transport's errors for the supervisor, with the
-// default CloseHint (a Connector's Classify method uses its own):
+// default CloseHint (the supervisor New returns uses Options.CloseHint):
 //
 //   - handshake 401, 403, 404: backoff.Permanent (the URL or the
 //     credentials are wrong; retrying will not fix them);
@@ -21,8 +21,8 @@ import (
 //   - close 1008 (policy violation): backoff.Permanent;
 //   - close 1012 (service restart) and 1013 (try again later):
 //     backoff.RetryAfter with the delay the close reason names
-//     ("retry-after=N", N whole seconds), else CloseHint (a Connector's
-//     Classify draws it from [CloseHint, 1.5*CloseHint) with its own
+//     ("retry-after=N", N whole seconds), else CloseHint (the supervisor
+//     New returns draws it from [CloseHint, 1.5*CloseHint) with its own
 //     generator, so that a fleet sent away at once does not come back at
 //     once);
 //   - anything else, including close 1000, 1001 and 1006: unchanged, an
@@ -36,7 +36,7 @@ func Classify(err error) error {
 
 // CloseStatus returns the close code in err's chain, such as
 // websocket.StatusTryAgainLater, or -1 if there is none. It sees through
-// the errors of Read, Status().Err and Run.
+// the errors Messages yields, Status().Err and Run's error.
 func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }
 
 // classify classifies err; closeHint gives the wait after a 1012 or 1013

@@ -70,9 +70,9 @@ func TestCloseWithHint(t *testing.T) {
 		for _, tc := range cases {
 			t.Run(fmt.Sprintf("%s/%d %q", m.name, tc.code, tc.reason), func(t *testing.T) {
 				srv := closingServer(t, tc.code, tc.reason)
-				o := testOptions(srv.url("/feed"))
+				o := testOptions()
 				o.CloseHint, o.WriteOnly = tc.closeHint, m.writeOnly
-				c := run(t, o, !m.writeOnly)
+				c := run(t, srv.url("/feed"), o, !m.writeOnly)
 				st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 				wait := st.NextAttempt.Sub(srv.lastClose())
 				t.Logf("wait after close %d %q: %v", tc.code, tc.reason, wait)
@@ -90,9 +90,9 @@ func TestClosePolicyViolationFails(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			srv := closingServer(t, websocket.StatusPolicyViolation, "token revoked")
-			o := testOptions(srv.url("/feed"))
+			o := testOptions()
 			o.WriteOnly = m.writeOnly
-			c := run(t, o, !m.writeOnly)
+			c := run(t, srv.url("/feed"), o, !m.writeOnly)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 			err := c.stop()
 			assert.ErrorIs(t, err, supervisor.ErrFailed)
@@ -110,7 +110,7 @@ func TestCloseOrdinaryReconnects(t *testing.T) {
 	for _, code := range []websocket.StatusCode{websocket.StatusNormalClosure, websocket.StatusGoingAway} {
 		t.Run(code.String(), func(t *testing.T) {
 			srv := closingServer(t, code, "bye")
-			c := run(t, testOptions(srv.url("/feed")), true)
+			c := run(t, srv.url("/feed"), testOptions(), true)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 			assert.Equal(t, code, redialws.CloseStatus(st.Err))
 			assert.Less(t, st.NextAttempt.Sub(srv.lastClose()), time.Second)

@@ -13,20 +13,20 @@ import (
 	"github.com/coder/websocket"
 )
 
-// Connector dials a WebSocket URL and watches the connection with a ping
+// connector dials a WebSocket URL and watches the connection with a ping
 // heartbeat. It is a supervisor.Connector and supervisor.Watcher for
 // *websocket.Conn. Its methods are safe for concurrent use; a supervisor
 // calls them from its own goroutine.
-type Connector struct {
+type connector struct {
 	o      Options
 	target target
 
 	mu    sync.Mutex
 	conns map[*websocket.Conn]*connState
-	rng   rand.PCG // spreads close hints; owned by this Connector, under mu
+	rng   rand.PCG // spreads close hints; owned by this connector, under mu
 }
 
-// connState is what the Connector knows of one connection.
+// connState is what the connector knows of one connection.
 type connState struct {
 	raw      net.Conn      // the TCP connection under it, for a bounded close
 	broken   bool          // found dead: Close skips the close handshake
@@ -34,32 +34,30 @@ type connState struct {
 	readErr  error         // WriteOnly: why it ended; read after readDone
 }
 
-// NewConnector checks o and returns a Connector; New wraps one in a
-// Supervisor. Bad options are an error naming the field.
-func NewConnector(o Options) (*Connector, error) {
-	if err := o.validate(); err != nil {
-		return nil, err
-	}
-	t, err := parseTarget(o.URL)
+// newConnector checks url and o and returns a connector; New wraps one in
+// a Supervisor. The url is checked first; a bad one or a bad option is an
+// error naming it.
+func newConnector(url string, o Options) (*connector, error) {
+	t, err := parseTarget(url)
 	if err != nil {
 		return nil, err
 	}
-	c := &Connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState)}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	c := &connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState)}
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
 	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
 	return c, nil
 }
 
-// URL returns the URL with its credentials redacted.
-func (c *Connector) URL() string { return c.target.redacted }
-
-// Classify is the package's Classify with this Connector's CloseHint,
+// classify is the package's Classify with this connector's CloseHint,
 // spread over [CloseHint, 1.5*CloseHint).
-func (c *Connector) Classify(err error) error { return classify(err, c.spreadCloseHint) }
+func (c *connector) classify(err error) error { return classify(err, c.spreadCloseHint) }
 
 // spreadCloseHint draws a wait from [CloseHint, 1.5*CloseHint).
-func (c *Connector) spreadCloseHint() time.Duration {
+func (c *connector) spreadCloseHint() time.Duration {
 	d := c.o.CloseHint
 	if d <= 1 {
 		return d
@@ -74,7 +72,7 @@ func (c *Connector) spreadCloseHint() time.Duration {
 // close handshake (1000, normal closure), waiting at most CloseTimeout for
 // the server's answer. In WriteOnly mode it returns only after the adapter's
 // reader goroutine ended.
-func (c *Connector) Close(conn *websocket.Conn) error {
+func (c *connector) Close(conn *websocket.Conn) error {
 	c.mu.Lock()
 	st := c.conns[conn]
 	delete(c.conns, conn)
@@ -97,14 +95,14 @@ func (c *Connector) Close(conn *websocket.Conn) error {
 	return nil
 }
 
-func (c *Connector) state(conn *websocket.Conn) *connState {
+func (c *connector) state(conn *websocket.Conn) *connState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.conns[conn]
 }
 
 // markBroken makes Close skip the close handshake.
-func (c *Connector) markBroken(conn *websocket.Conn) {
+func (c *connector) markBroken(conn *websocket.Conn) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if st := c.conns[conn]; st != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Connect makes one handshake, bounded by ctx (the supervisor's
@@ -21,7 +21,7 @@ import (
 // error with redacted text that unwraps only to network and context
 // errors. Each attempt has its own http.Transport, closed before Connect
 // returns, so nothing of a failed attempt stays open.
-func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
+func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 	dctx, cancel := context.WithCancel(ctx)
 	var (
 		mu    sync.Mutex
@@ -55,9 +55,10 @@ func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 		},
 	}
 	conn, resp, err := websocket.Dial(dctx, c.target.raw, &websocket.DialOptions{
-		HTTPClient:   &http.Client{Transport: tr},
-		HTTPHeader:   c.o.Header,
-		Subprotocols: c.o.Subprotocols,
+		HTTPClient:      &http.Client{Transport: tr},
+		HTTPHeader:      c.o.Header,
+		Subprotocols:    c.o.Subprotocols,
+		CompressionMode: c.o.CompressionMode,
 	})
 	cancel()
 	mu.Lock()
@@ -82,13 +83,13 @@ func (c *Connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 
 // dialError builds Connect's error: redacted text, a *HandshakeError for
 // a non-101 answer, and only safe parts of err's chain.
-func (c *Connector) dialError(err error, resp *http.Response) error {
+func (c *connector) dialError(err error, resp *http.Response) error {
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 		he := &HandshakeError{StatusCode: resp.StatusCode}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
-		return health.Scrubbed(fmt.Sprintf("dial %q: %v", c.target.redacted, he), he)
+		return redact.Scrubbed(fmt.Sprintf("dial %q: %v", c.target.redacted, he), he)
 	}
 	text := err.Error()
 	var ue *url.Error
@@ -96,5 +97,5 @@ func (c *Connector) dialError(err error, resp *http.Response) error {
 		text = "handshake request: " + ue.Err.Error()
 	}
 	// Only the parts of the chain that hold no URL, header or body stay.
-	return health.Scrubbed(fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)), safeChain(err)...)
 }

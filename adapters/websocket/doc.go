@@ -1,23 +1,35 @@
 // Package websocket keeps a github.com/coder/websocket connection alive
 // under a redial supervisor.
 //
-// New returns a *supervisor.Supervisor[*websocket.Conn]: it dials
-// Options.URL, runs Options.Supervisor.OnConnect (the place to re-send
+// New(url, Options) returns a *supervisor.Supervisor[*websocket.Conn]: it
+// dials url, runs Options.Supervisor.OnConnect (the place to re-send
 // subscriptions: it runs after every reconnect, before the state is
 // Connected), watches the connection with a ping heartbeat, and reconnects
-// with backoff when it breaks.
+// with backoff when it breaks. Messages reads it:
+//
+//	feed, err := websocket.New("wss://feed.example/prices", websocket.Options{})
+//	...
+//	go feed.Run(ctx)
+//	for msg, err := range websocket.Messages(readCtx, feed) {
+//		if err != nil {
+//			continue // the connection broke: messages may have been missed
+//		}
+//		handle(msg.Data)
+//	}
 //
 // # Reading, and the heartbeat
 //
 // coder/websocket answers control frames (pongs, close frames) only while
-// someone reads the connection. The heartbeat (Connector.Watch) runs on the
-// supervisor's own goroutine and sends a ping every PingInterval; the pong
-// is seen by the program's reader. So:
+// someone reads the connection. The heartbeat runs on the supervisor's own
+// goroutine and sends a ping every PingInterval; the pong is seen by the
+// program's reader. So:
 //
-//   - a program that receives messages calls Read in a loop from one
-//     goroutine: Read waits for the live connection, reads, and on failure
+//   - a program that receives messages ranges over Messages from one
+//     goroutine: it waits for the live connection, reads, and on failure
 //     tells the supervisor (Invalidate) so that it reconnects at once and
-//     the close status reaches Classify;
+//     the close status reaches Classify; the failure is yielded once as an
+//     error, then the next connection's messages follow; the loop ends when
+//     the supervisor stops or gives up, or its ctx ends;
 //   - a program that only sends sets Options.WriteOnly: the adapter then
 //     reads on one goroutine per connection, which ends before Close returns;
 //   - if nothing reads, the pongs are never seen: the heartbeat fails after
@@ -27,16 +39,18 @@
 // A silent peer (a dead NAT entry, a frozen server) is found within
 // PingInterval + PingTimeout and the connection closed at once.
 //
-// # Limits and shutdown
+// # Limits, compression and shutdown
 //
 // A message larger than ReadLimit (1 MiB by default) fails the read with
 // websocket.ErrMessageTooBig; the connection is dropped and the supervisor
-// reconnects, so memory stays bounded whatever the server sends. When the
-// supervisor stops it closes a healthy connection with 1000 (normal
-// closure), waiting at most CloseTimeout for the server's answer; a
-// connection known to be broken is dropped at once. A Read whose ctx ends
-// mid-read drops the connection (coder/websocket's rule): to leave
-// politely, end Run's ctx first and the readers' after Run returned.
+// reconnects, so memory stays bounded whatever the server sends.
+// Options.CompressionMode offers permessage-deflate (off by default, as in
+// coder/websocket). When the supervisor stops it closes a healthy
+// connection with 1000 (normal closure), waiting at most CloseTimeout for
+// the server's answer; a connection known to be broken is dropped at once.
+// A read whose ctx ends mid-read drops the connection (coder/websocket's
+// rule): to leave politely, end Run's ctx first and the reader's after Run
+// returned.
 //
 // # Errors
 //
@@ -49,9 +63,12 @@
 // may say how long in a 1012 or 1013 close reason with "retry-after=N"
 // (seconds); otherwise the wait is at least Options.CloseHint. A connection
 // the server closes with 1008 ends in Failed without another handshake.
-// CloseStatus reads the close code from Status().Err or Run's error.
+// CloseStatus reads the close code from an error Messages yielded,
+// Status().Err or Run's error.
 //
-// No error, log line or Status holds the URL's user name and password, its
-// credential query parameters (token, key, password, secret, signature,
-// ...), or the body of a refused handshake.
+// A bad url or option is one error wrapping supervisor.ErrInvalidOptions,
+// such as `websocket: PingInterval -1s: negative`. No error, log line or
+// Status holds the URL's user name and password, its credential query
+// parameters (token, key, password, secret, signature, ...), or the body of
+// a refused handshake.
 package websocket

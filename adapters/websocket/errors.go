@@ -13,7 +13,7 @@ import (
 // Errors of this package, checked with errors.Is.
 var (
 	// ErrHeartbeat: a ping got no pong within PingTimeout. The peer is
-	// silent, or nothing reads the connection (see Read and WriteOnly).
+	// silent, or nothing reads the connection (see Messages and WriteOnly).
 	ErrHeartbeat = errors.New("heartbeat failed")
 	// ErrUnexpectedData: in WriteOnly mode the server sent a data message.
 	ErrUnexpectedData = errors.New("unexpected data message in WriteOnly mode")

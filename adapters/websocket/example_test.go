@@ -44,8 +44,8 @@ func Example() {
 	defer srv.Close()
 
 	var feed *supervisor.Supervisor[*websocket.Conn]
-	feed, err := redialws.New(redialws.Options{
-		URL:       "ws" + strings.TrimPrefix(srv.URL, "http") + "/prices?token=s3cr3t",
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/prices?token=s3cr3t"
+	feed, err := redialws.New(url, redialws.Options{
 		CloseHint: 10 * time.Millisecond, // a test server restarts fast
 		Supervisor: supervisor.Options[*websocket.Conn]{
 			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
@@ -65,13 +65,15 @@ func Example() {
 	done := make(chan error, 1)
 	go func() { done <- feed.Run(ctx) }()
 
-	for got := 0; got < 2; {
-		_, msg, err := redialws.Read(ctx, feed)
+	got := 0
+	for msg, err := range redialws.Messages(ctx, feed) {
 		if err != nil {
-			continue // lost: the next Read waits for the new connection
+			continue // lost (messages may be missed): the next connection's follow
 		}
-		fmt.Println(string(msg))
-		got++
+		fmt.Println(string(msg.Data))
+		if got++; got == 2 {
+			break // leaves the connection alone: Run closes it politely
+		}
 	}
 	cancel()
 	// The Name is the URL without its token.

@@ -23,7 +23,7 @@ func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 		}
 	})
 	const base, maxWait, window = 20 * time.Millisecond, time.Second, 1500 * time.Millisecond
-	o := testOptions(srv.url("/feed"))
+	o := testOptions()
 	o.Supervisor.Backoff = backoff.Config{Strategy: backoff.Exponential, Base: base, Cap: maxWait}
 
 	// The most attempts the backoff allows in the window: the first at
@@ -36,7 +36,7 @@ func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 		allowed++
 	}
 
-	c := run(t, o, true)
+	c := run(t, srv.url("/feed"), o, true)
 	ch, unsub := c.Subscribe()
 	defer unsub()
 	var waits []time.Duration

@@ -19,9 +19,9 @@ import (
 // goleak allows.
 func TestWriteOnlyReaderEndsBeforeRunReturns(t *testing.T) {
 	srv := startServer(t, nil)
-	o := testOptions(srv.url("/feed"))
+	o := testOptions()
 	o.WriteOnly = true
-	c := run(t, o, false)
+	c := run(t, srv.url("/feed"), o, false)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	srv.stop() // the adapter's reader sees the drop
 	testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
@@ -35,5 +35,5 @@ func TestWriteOnlyReaderEndsBeforeRunReturns(t *testing.T) {
 // readers counts the goroutines Connect started: the WriteOnly readers.
 func readers() int {
 	buf := make([]byte, 1<<20)
-	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "created by github.com/redial-go/redial/adapters/websocket.(*Connector).Connect")
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "created by github.com/redial-go/redial/adapters/websocket.(*connector).Connect")
 }

@@ -55,9 +55,9 @@ func (r *refusals) lastRefusal() time.Time {
 func firstWait(t *testing.T, code int, retryAfter string, maxHint time.Duration) (time.Duration, *redialws.HandshakeError) {
 	t.Helper()
 	srv := refusingServer(t, code, retryAfter)
-	o := testOptions(srv.url("/feed"))
+	o := testOptions()
 	o.Supervisor.MaxHint = maxHint
-	c := run(t, o, false)
+	c := run(t, srv.url("/feed"), o, false)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 	var he *redialws.HandshakeError
 	require.ErrorAs(t, st.Err, &he)
@@ -118,7 +118,7 @@ func TestHandshakeAuthAndNotFoundFailAfterOneAttempt(t *testing.T) {
 	for _, code := range []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound} {
 		t.Run(http.StatusText(code), func(t *testing.T) {
 			srv := refusingServer(t, code, "")
-			c := run(t, testOptions(srv.url("/feed")), false)
+			c := run(t, srv.url("/feed"), testOptions(), false)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 			<-c.done // Run returned by itself
 			err := c.stop()

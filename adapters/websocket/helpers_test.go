@@ -2,7 +2,6 @@ package websocket_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -15,7 +14,7 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// client is a supervisor a test started, with an optional Read loop.
+// client is a supervisor a test started, with an optional Messages loop.
 type client struct {
 	*supervisor.Supervisor[*websocket.Conn]
 	cancel   context.CancelFunc
@@ -27,9 +26,8 @@ type client struct {
 
 // testOptions are small, deterministic delays for socket tests:
 // Exponential 20ms doubling to 200ms, ConnectTimeout 2s.
-func testOptions(url string) redialws.Options {
+func testOptions() redialws.Options {
 	return redialws.Options{
-		URL: url,
 		Supervisor: supervisor.Options[*websocket.Conn]{
 			Name:           "feed",
 			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
@@ -45,12 +43,13 @@ func subscribeOnConnect(o *redialws.Options) {
 	}
 }
 
-// run starts Run and, when read is true, a loop calling redialws.Read, as a
-// feed program does. Both end when the test does: stop ends Run first, so
-// that the connection is closed politely, then the Read loop.
-func run(t *testing.T, o redialws.Options, read bool) *client {
+// run starts Run for url and, when read is true, a loop over
+// redialws.Messages, as a feed program does. Both end when the test does:
+// stop ends Run first, so that the connection is closed politely, then the
+// loop.
+func run(t *testing.T, url string, o redialws.Options, read bool) *client {
 	t.Helper()
-	s, err := redialws.New(o)
+	s, err := redialws.New(url, o)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	readCtx, cancelRead := context.WithCancel(context.Background())
@@ -60,11 +59,7 @@ func run(t *testing.T, o redialws.Options, read bool) *client {
 	if read {
 		go func() {
 			defer close(c.readDone)
-			for {
-				_, _, err := redialws.Read(readCtx, s)
-				if errors.Is(err, supervisor.ErrStopped) || errors.Is(err, supervisor.ErrFailed) || readCtx.Err() != nil {
-					return
-				}
+			for range redialws.Messages(readCtx, s) {
 			}
 		}()
 	} else {
@@ -74,7 +69,7 @@ func run(t *testing.T, o redialws.Options, read bool) *client {
 	return c
 }
 
-// stop ends Run and then the Read loop, and returns Run's error.
+// stop ends Run and then the Messages loop, and returns Run's error.
 func (c *client) stop() error {
 	if !c.stopped {
 		c.stopped = true

@@ -12,9 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/health"
-
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 func TestParseRetryAfter(t *testing.T) {
@@ -58,7 +57,7 @@ func TestReasonHint(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	hs := func(code int, ra time.Duration) error {
-		return health.Scrubbed("dial", &HandshakeError{StatusCode: code, RetryAfter: ra})
+		return redact.Scrubbed("dial", &HandshakeError{StatusCode: code, RetryAfter: ra})
 	}
 	closed := func(code websocket.StatusCode, reason string) error {
 		return fmt.Errorf("failed to get reader: received close frame: %w", websocket.CloseError{Code: code, Reason: reason})
@@ -107,7 +106,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestSpreadStaysInItsRange(t *testing.T) {
-	c, err := NewConnector(Options{URL: "ws://h/x", CloseHint: 4 * time.Second})
+	c, err := newConnector("ws://h/x", Options{CloseHint: 4 * time.Second})
 	require.NoError(t, err)
 	seen := map[time.Duration]bool{}
 	for range 1000 {

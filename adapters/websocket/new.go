@@ -1,34 +1,40 @@
 package websocket
 
 import (
-	"fmt"
-
 	"github.com/coder/websocket"
 
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// New returns a Supervisor for the WebSocket at o.URL, ready to Run. Its
-// Connector dials, watches with a ping heartbeat and classifies errors as
-// Classify says. The defaults: ReadLimit 1 MiB, PingInterval 20s,
-// PingTimeout 10s, CloseTimeout 1s, CloseHint 5s, WriteOnly false (the program reads, see
-// Read); the supervisor's own (Backoff Decorrelated with Base 1s and Cap 1
-// minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0, MaxHint 5
-// minutes) and Name the redacted URL. Bad options are an error naming the
-// field.
-func New(o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
-	c, err := NewConnector(o)
+// New returns a Supervisor for the WebSocket at url, ready to Run: it
+// dials url (ws:// or wss://), runs o.Supervisor.OnConnect after every
+// connect, watches the connection with a ping heartbeat, and classifies
+// errors as Classify says, with o's CloseHint spread over [CloseHint,
+// 1.5*CloseHint).
+//
+// Credentials in url (a user name and password, query parameters such as
+// token, key, password, secret, signature) are sent to the server but never
+// appear in an error, a log line or a Status. A '?', '#', '/' or '@' in a
+// password must be escaped.
+//
+// The defaults of o: Header none, Subprotocols none, TLSConfig Go's,
+// CompressionMode websocket.CompressionDisabled, ReadLimit 1 MiB,
+// PingInterval 20s, PingTimeout 10s, CloseTimeout 1s, CloseHint 5s,
+// WriteOnly false (the program reads, see Messages); the supervisor's own
+// (Backoff Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
+// ConnectTimeout 20s, MaxAttempts 0, MaxHint 5 minutes, no Budget, no
+// Classify but this package's, no Logger, no OnConnect), and Name the
+// redacted url. New copies o.
+//
+// A bad url or option is one error, wrapping supervisor.ErrInvalidOptions,
+// that names it: `websocket: PingInterval -1s: negative`,
+// `websocket: url: empty`, `websocket: Supervisor.ConnectTimeout -1s:
+// negative`. It never holds url's credentials.
+func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
+	c, err := newConnector(url, o)
 	if err != nil {
 		return nil, err
 	}
-	so := o.Supervisor
-	if so.Name == "" {
-		so.Name = c.URL()
-	}
-	so.Classify = supervisor.ChainClassify(c.Classify, so.Classify)
-	s, err := supervisor.New[*websocket.Conn](c, so)
-	if err != nil {
-		return nil, fmt.Errorf("websocket: Supervisor: %w", err)
-	}
-	return s, nil
+	return adapt.New(adapt.Spec{Pkg: "websocket", Name: c.target.redacted, Classify: c.classify}, c, o.Supervisor)
 }

@@ -2,12 +2,12 @@ package websocket
 
 import (
 	"crypto/tls"
-	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -20,22 +20,26 @@ const (
 	DefaultCloseTimeout = time.Second
 )
 
-// Options configures a Connector and the Supervisor that New returns. The
-// zero value of every field but URL means its documented default; New and
-// NewConnector copy it.
+// MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
+// CloseHint accepted: more than a day is a mistake in a unit.
+const MaxDuration = 24 * time.Hour
+
+// Options configures the Supervisor that New returns. The zero value of
+// every field means its documented default; New copies it (Header,
+// Subprotocols and TLSConfig included), so changing it afterwards changes
+// nothing.
 type Options struct {
-	// URL is the ws:// or wss:// address to dial. Credentials in it (a
-	// user name and password, query parameters such as token, key,
-	// password, secret, signature) are sent to the server but never appear
-	// in an error, a log line or a Status. A '?', '#', '/' or '@' in a
-	// password must be escaped.
-	URL string
 	// Header is sent with every handshake (Authorization, Origin, ...).
 	Header http.Header
 	// Subprotocols are offered in the handshake.
 	Subprotocols []string
 	// TLSConfig is used for wss:// URLs; nil means Go's defaults.
 	TLSConfig *tls.Config
+	// CompressionMode offers permessage-deflate (RFC 7692) in the
+	// handshake; the zero value is coder/websocket's default,
+	// websocket.CompressionDisabled. Compression is used only when the
+	// server accepts the extension; otherwise messages flow uncompressed.
+	CompressionMode websocket.CompressionMode
 
 	// ReadLimit is the largest message, in bytes, that a read accepts; 0
 	// means 1 MiB. A larger message fails the read (websocket.ErrMessageTooBig),
@@ -61,8 +65,8 @@ type Options struct {
 	// reads for it, on one goroutine per connection, so that pongs and close
 	// frames are handled; a data message from the server ends the connection
 	// (ErrUnexpectedData), and OnConnect must not read. Without WriteOnly
-	// the program must keep reading (see Read), or the heartbeat fails and
-	// the connection is replaced.
+	// the program must keep reading (see Messages), or the heartbeat fails
+	// and the connection is replaced.
 	WriteOnly bool
 
 	// Supervisor configures the supervisor New returns; see supervisor.New
@@ -71,14 +75,16 @@ type Options struct {
 	Supervisor supervisor.Options[*websocket.Conn]
 }
 
-// MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
-// CloseHint accepted: more than a day is a mistake in a unit.
-const MaxDuration = 24 * time.Hour
-
-// validate checks every field and fills in the defaults.
+// validate checks every field but Supervisor (adapt.New checks those) and
+// fills in the defaults. Its error is the first bad field's.
 func (o *Options) validate() error {
 	if o.ReadLimit < 0 {
-		return fmt.Errorf("websocket: ReadLimit %d is negative", o.ReadLimit)
+		return opterr.New("websocket", "ReadLimit", o.ReadLimit, "negative")
+	}
+	switch o.CompressionMode {
+	case websocket.CompressionDisabled, websocket.CompressionContextTakeover, websocket.CompressionNoContextTakeover:
+	default:
+		return opterr.New("websocket", "CompressionMode", int(o.CompressionMode), "unknown")
 	}
 	for _, f := range []struct {
 		name string
@@ -86,9 +92,9 @@ func (o *Options) validate() error {
 	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}, {"CloseTimeout", o.CloseTimeout}, {"CloseHint", o.CloseHint}} {
 		switch {
 		case f.d < 0:
-			return fmt.Errorf("websocket: %s %v is negative", f.name, f.d)
+			return opterr.New("websocket", f.name, f.d, "negative")
 		case f.d > MaxDuration:
-			return fmt.Errorf("websocket: %s %v is longer than %v", f.name, f.d, MaxDuration)
+			return opterr.New("websocket", f.name, f.d, "longer than %v", MaxDuration)
 		}
 	}
 	if o.ReadLimit == 0 {

@@ -102,8 +102,8 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 
-	o := testOptions(srv.url("/feed"))
-	c := run(t, o, true)
+	o := testOptions()
+	c := run(t, srv.url("/feed"), o, true)
 	st := testkit.WaitStatus(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	assert.ErrorIs(t, st.Err, websocket.ErrMessageTooBig)
 	testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
@@ -124,9 +124,9 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 // handshake would discard it all; CloseTimeout bounds it.
 func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	srv, _ := hugeFrameServer(t, -1)
-	o := testOptions(srv.url("/feed"))
+	o := testOptions()
 	o.CloseTimeout = 300 * time.Millisecond
-	c := run(t, o, false)
+	c := run(t, srv.url("/feed"), o, false)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
 	require.NoError(t, c.stop())

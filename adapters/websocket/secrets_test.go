@@ -51,11 +51,11 @@ func TestCredentialsNeverShown(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var logs testkit.Buffer
-			o := testOptions(secretURL(addr(t)))
+			o := testOptions()
 			o.Supervisor.ConnectTimeout = 200 * time.Millisecond
 			o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 			o.Supervisor.Name = "" // the default Name is the URL, redacted
-			c := run(t, o, true)
+			c := run(t, secretURL(addr(t)), o, true)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 
 			var reg health.Registry

@@ -32,7 +32,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 		_, _, err := c.Read(r.Context())
 		got <- websocket.CloseStatus(err)
 	})
-	c := run(t, testOptions(srv.url("/feed")), true)
+	c := run(t, srv.url("/feed"), testOptions(), true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	require.NoError(t, c.stop())
 	select {
@@ -63,16 +63,17 @@ func TestWSSUsesTLSConfig(t *testing.T) {
 	defer ts.Close()
 	pool := x509.NewCertPool()
 	pool.AddCert(ts.Certificate())
-	o := testOptions("wss" + strings.TrimPrefix(ts.URL, "https") + "/feed")
+	url := "wss" + strings.TrimPrefix(ts.URL, "https") + "/feed"
+	o := testOptions()
 	o.TLSConfig = &tls.Config{RootCAs: pool}
 	subscribeOnConnect(&o)
-	c := run(t, o, true)
+	c := run(t, url, o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Equal(t, "subscribe prices", <-subs)
 	require.NoError(t, c.stop())
 
 	o.TLSConfig = nil // Go's defaults do not trust the test certificate
-	c = run(t, o, true)
+	c = run(t, url, o, true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 	assert.Contains(t, st.Err.Error(), "certificate")
 	require.NoError(t, c.stop())

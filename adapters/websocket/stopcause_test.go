@@ -41,7 +41,7 @@ func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
 				_, _, err := c.Read(r.Context())
 				got <- websocket.CloseStatus(err)
 			})
-			s, err := redialws.New(testOptions(srv.url("/feed")))
+			s, err := redialws.New(srv.url("/feed"), testOptions())
 			require.NoError(t, err)
 			ctx, stop := mk()
 			readCtx, cancelRead := context.WithCancel(context.Background())
@@ -50,12 +50,7 @@ func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
 			readDone := make(chan struct{})
 			go func() {
 				defer close(readDone)
-				for readCtx.Err() == nil {
-					if _, _, err := redialws.Read(readCtx, s); err != nil && readCtx.Err() == nil {
-						if _, err := s.Conn(ctx); err != nil {
-							return
-						}
-					}
+				for range redialws.Messages(readCtx, s) {
 				}
 			}()
 			_, err = s.Conn(context.Background())

@@ -10,17 +10,17 @@ import (
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/internal/toxitest"
 )
 
 // attemptEndsAtConnectTimeout runs a client against url and checks that its
-// first attempt ends, in Backoff, ConnectTimeout after it began.
+// first attempt ends, in Backoff, ConnectTimeout after it began. (The same
+// check through toxiproxy latency is in internal/e2e/adapters/websocket.)
 func attemptEndsAtConnectTimeout(t *testing.T, url string) {
 	const connectTimeout = 300 * time.Millisecond
-	o := testOptions(url)
+	o := testOptions()
 	o.Supervisor.ConnectTimeout = connectTimeout
 	began := time.Now() // the first attempt is immediate
-	c := run(t, o, true)
+	c := run(t, url, o, true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "the attempt to fail", testkit.InState(health.Backoff))
 	took := st.Since.Sub(began)
 	t.Logf("attempt ended after %v (ConnectTimeout %v): %v", took, connectTimeout, st.Err)
@@ -35,17 +35,4 @@ func attemptEndsAtConnectTimeout(t *testing.T, url string) {
 // A server that accepts the TCP connection and never answers the handshake.
 func TestHandshakeNeverAnsweredEndsAtConnectTimeout(t *testing.T) {
 	attemptEndsAtConnectTimeout(t, "ws://"+silentServer(t)+"/feed")
-}
-
-// toxiproxy latency longer than ConnectTimeout: the handshake's answer
-// comes too late.
-func TestLatencyBeyondConnectTimeout(t *testing.T) {
-	srv := startServer(t, nil)
-	p := toxitest.New(t, srv.addr)
-	p.Latency(t, "slow", time.Second)
-	t.Cleanup(func() { // interrupts the toxic's goroutines, which sleep through the latency
-		p.Remove(t, "slow-up")
-		p.Remove(t, "slow-down")
-	})
-	attemptEndsAtConnectTimeout(t, "ws://"+p.Addr()+"/feed")
 }

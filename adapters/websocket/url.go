@@ -2,11 +2,11 @@ package websocket
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // minSecretName is the shortest user name masked in error text.
@@ -21,10 +21,11 @@ type target struct {
 }
 
 // parseTarget checks raw: a ws:// or wss:// URL with a host. Its errors
-// name the URL field and never repeat the URL.
+// are bad-option errors about "url" that show it only redacted, and a
+// URL that does not parse not at all.
 func parseTarget(raw string) (target, error) {
 	if raw == "" {
-		return target{}, errors.New("websocket: URL is empty")
+		return target{}, opterr.New("websocket", "url", nil, "empty")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -32,7 +33,7 @@ func parseTarget(raw string) (target, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL itself
 		}
-		return target{}, fmt.Errorf("websocket: URL is malformed: %s", health.Redact(err.Error()))
+		return target{}, opterr.New("websocket", "url", nil, "malformed: %s", redact.Text(err.Error()))
 	}
 	var secrets []string
 	if p, ok := u.User.Password(); ok && p != "" {
@@ -43,12 +44,12 @@ func parseTarget(raw string) (target, error) {
 	// enough to be a token (a short one would garble every message).
 	shown := *u
 	if u.User != nil {
-		shown.User = url.User(health.Mask)
+		shown.User = url.User(redact.Mask)
 		if name := u.User.Username(); len(name) >= minSecretName {
 			secrets = append(secrets, name)
 		}
 	}
-	redacted := health.Redact(shown.String(), secrets...)
+	redacted := redact.Text(shown.String(), secrets...)
 	if ru, err := url.Parse(redacted); err == nil {
 		kept := ru.Query()
 		for k, vs := range u.Query() {
@@ -63,16 +64,16 @@ func parseTarget(raw string) (target, error) {
 	}
 	switch {
 	case u.Scheme != "ws" && u.Scheme != "wss":
-		return target{}, fmt.Errorf("websocket: URL %q: scheme %q is not ws or wss", redacted, u.Scheme)
+		return target{}, opterr.New("websocket", "url", redacted, "scheme %q is not ws or wss", u.Scheme)
 	case u.Host == "":
-		return target{}, fmt.Errorf("websocket: URL %q has no host", redacted)
+		return target{}, opterr.New("websocket", "url", redacted, "no host")
 	case strings.HasSuffix(u.Host, ":"):
 		// wss://user:?pw@host parses as host "user:": a password with a
 		// raw '?', '#' or '/' must be escaped.
-		return target{}, fmt.Errorf("websocket: URL %q has an empty port (escape '?', '#', '/' and '@' in a password)", redacted)
+		return target{}, opterr.New("websocket", "url", redacted, "empty port (escape '?', '#', '/' and '@' in a password)")
 	}
 	return target{raw: raw, redacted: redacted, secrets: secrets}, nil
 }
 
 // redact removes the target's secrets, and any other credentials, from text.
-func (t target) redact(text string) string { return health.Redact(text, t.secrets...) }
+func (t target) redact(text string) string { return redact.Text(text, t.secrets...) }

@@ -21,10 +21,10 @@ import (
 // handshake: the connection is known to be broken. A silent peer is found within PingInterval + PingTimeout.
 //
 // A pong is only seen by a goroutine reading the connection: the program's
-// (see Read) or, with WriteOnly, the adapter's. If nothing reads, every
+// (see Messages) or, with WriteOnly, the adapter's. If nothing reads, every
 // ping fails and the connection is replaced after PingInterval +
 // PingTimeout, with an ErrHeartbeat that says so.
-func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
+func (c *connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 	st := c.state(conn)
 	var readDone <-chan struct{}
 	if st != nil {
@@ -37,7 +37,7 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 		case <-ctx.Done():
 			var inv *supervisor.InvalidatedError
 			if errors.As(context.Cause(ctx), &inv) {
-				// Invalidate: the program saw conn fail (Read's error).
+				// Invalidate: the program saw conn fail (a failed read).
 				// Any other cause is the supervisor stopping: Close then
 				// says goodbye (1000).
 				c.markBroken(conn)
@@ -65,7 +65,7 @@ func (c *Connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 }
 
 // ping sends one ping and waits PingTimeout for its pong.
-func (c *Connector) ping(ctx context.Context, conn *websocket.Conn) error {
+func (c *connector) ping(ctx context.Context, conn *websocket.Conn) error {
 	pctx, cancel := context.WithTimeout(ctx, c.o.PingTimeout)
 	defer cancel()
 	err := conn.Ping(pctx)
