@@ -15,7 +15,6 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -31,8 +30,7 @@ type client struct {
 func newClient(url string, c config, out *console) (*client, error) {
 	cl := &client{}
 	var err error
-	cl.feed, err = redialws.New(redialws.Options{
-		URL:          url,
+	cl.feed, err = redialws.New(url, redialws.Options{
 		PingInterval: 500 * time.Millisecond, // a silent server is found within 1s
 		PingTimeout:  500 * time.Millisecond,
 		CloseHint:    300 * time.Millisecond,
@@ -53,22 +51,24 @@ func newClient(url string, c config, out *console) (*client, error) {
 }
 
 // run runs the supervisor, reads the feed and reports readiness changes
-// until ctx ends.
+// until ctx ends or the feed refuses for good.
 func (cl *client) run(ctx context.Context, probe *probe, out *console) error {
 	var wg sync.WaitGroup
-	runErr := make(chan error, 1)
-	wg.Go(func() { runErr <- cl.feed.Run(ctx) })
+	wg.Go(func() { _ = cl.feed.Run(ctx) })
 	wg.Go(func() { cl.watchReadiness(ctx, probe, out) })
-	wg.Go(func() { cl.progress(ctx, out) })
-	for ctx.Err() == nil {
-		_, msg, err := redialws.Read(ctx, cl.feed)
+	pctx, stopProgress := context.WithCancel(ctx)
+	wg.Go(func() { cl.progress(pctx, out) })
+	// Messages waits while there is no connection and ends when ctx ends
+	// or the supervisor gives up: this loop cannot spin.
+	for msg, err := range redialws.Messages(ctx, cl.feed) {
 		if err != nil {
-			continue // the supervisor reconnects; the next Read waits for it
+			continue // the supervisor reconnects; the next message comes from the next connection
 		}
-		cl.count(strings.TrimPrefix(string(msg), "tick "))
+		cl.count(strings.TrimPrefix(string(msg.Data), "tick "))
 	}
+	stopProgress()
 	wg.Wait()
-	return <-runErr
+	return cl.feed.Err()
 }
 
 // count checks a tick's sequence number against the last one.
@@ -114,15 +114,7 @@ func (cl *client) watchReadiness(ctx context.Context, probe *probe, out *console
 	ch, unsub := cl.feed.Subscribe()
 	defer unsub()
 	last := 0
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case st := <-ch:
-			if st.State == health.Stopped {
-				return
-			}
-		}
+	for range ch { // closed after the final status: Stopped or Failed
 		if code := probe.get(ctx); code != 0 && code != last {
 			out.printf("   readiness: %d", code)
 			last = code

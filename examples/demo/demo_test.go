@@ -11,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -20,7 +22,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // keep the token out of its output, and leave nothing running.
 func TestDemoRunsAndLosesNothing(t *testing.T) {
 	var out bytes.Buffer
-	err := run(context.Background(), &out, config{Duration: 6 * time.Second, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 11})
+	err := demo(context.Background(), &out, config{Duration: 6 * time.Second, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 11})
 	require.NoError(t, err)
 	text := out.String()
 	assert.Contains(t, text, "CONNECTED (connection #1)")
@@ -40,11 +42,19 @@ func TestDemoCtrlCStopsCleanly(t *testing.T) {
 	time.AfterFunc(500*time.Millisecond, cancel) // as Ctrl-C does
 	var out bytes.Buffer
 	start := time.Now()
-	require.NoError(t, run(ctx, &out, config{Duration: time.Hour, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 1}))
+	require.NoError(t, demo(ctx, &out, config{Duration: time.Hour, Base: 50 * time.Millisecond, Cap: time.Second, Seed: 1}))
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.Contains(t, out.String(), "summary:")
 }
 
 func TestDemoRejectsBadDuration(t *testing.T) {
-	assert.Error(t, run(context.Background(), &bytes.Buffer{}, config{Duration: 0}))
+	assert.Error(t, demo(context.Background(), &bytes.Buffer{}, config{Duration: 0}))
+}
+
+// TestExitsWhenTheFeedRefusesForGood points the demo at a feed that
+// answers every handshake 401: it exits at once, non-zero, with one line
+// that says why.
+func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
+	addr := testkit.Unauthorized(t)
+	testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/ticks?token=demo-secret")
 }

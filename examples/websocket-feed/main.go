@@ -1,6 +1,8 @@
 // Command websocket-feed follows a WebSocket feed with redial: it
-// subscribes on every connect (OnConnect), reads messages with
-// websocket.Read, and reconnects with backoff when the feed drops.
+// subscribes on every connect (OnConnect), reads messages with the
+// websocket.Messages iterator, and reconnects with backoff when the feed
+// drops. When the feed refuses for good (a handshake answered 401, say)
+// the iterator ends and the command exits non-zero with the reason.
 //
 //	go run ./examples/websocket-feed -url ws://127.0.0.1:8080/feed -topic prices
 //
@@ -25,12 +27,22 @@ import (
 )
 
 func main() {
-	url := flag.String("url", "", "ws:// or wss:// feed to follow (default: a local demo feed)")
-	topic := flag.String("topic", "prices", "what to subscribe to")
-	duration := flag.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
-	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the command: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("websocket-feed", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "", "ws:// or wss:// feed to follow (default: a local demo feed)")
+	topic := fs.String("topic", "prices", "what to subscribe to")
+	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
 	if *duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *duration)
@@ -39,30 +51,32 @@ func main() {
 	if *url == "" {
 		feed, err := startLocalFeed(3 * time.Second)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "websocket-feed:", err)
-			os.Exit(1)
+			fmt.Fprintln(stderr, "websocket-feed:", err)
+			return 1
 		}
 		defer feed.Close()
 		*url = feed.URL
 	}
-	if err := follow(ctx, os.Stdout, *url, *topic); err != nil {
-		fmt.Fprintln(os.Stderr, "websocket-feed:", err)
-		os.Exit(1)
+	if err := follow(ctx, stdout, *url, *topic); err != nil {
+		fmt.Fprintln(stderr, "websocket-feed:", err)
+		return 1
 	}
+	return 0
 }
 
-// follow prints the feed's messages until ctx ends.
+// follow prints the feed's messages until ctx ends (nil) or the feed
+// refuses for good (the supervisor's error).
 func follow(ctx context.Context, w io.Writer, url, topic string) error {
 	var feed *supervisor.Supervisor[*websocket.Conn]
-	feed, err := redialws.New(redialws.Options{
-		URL: url,
+	feed, err := redialws.New(url, redialws.Options{
 		// After a close 1012 (service restart) or 1013, wait at least 1s
 		// (the adapter's default is 5s): the local feed restarts quickly.
 		CloseHint: time.Second,
 		Supervisor: supervisor.Options[*websocket.Conn]{
 			Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
 			// OnConnect runs after every (re)connect, before the state is
-			// Connected: the subscription is always in place when Read runs.
+			// Connected: the subscription is always in place when
+			// messages are read.
 			OnConnect: func(ctx context.Context, c *websocket.Conn) error {
 				fmt.Fprintf(w, "connected (#%d): subscribing to %s\n", feed.Status().Connects+1, topic)
 				return c.Write(ctx, websocket.MessageText, []byte("subscribe "+topic))
@@ -72,17 +86,16 @@ func follow(ctx context.Context, w io.Writer, url, topic string) error {
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- feed.Run(ctx) }()
-	for ctx.Err() == nil {
-		_, msg, err := redialws.Read(ctx, feed) // waits for a live connection
+	go func() { _ = feed.Run(ctx) }()
+	// The loop waits while there is no connection and ends when ctx ends
+	// or the feed refuses for good: it cannot spin.
+	for msg, err := range redialws.Messages(ctx, feed) {
 		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(w, "lost: %v (reconnecting)\n", err)
-			}
+			fmt.Fprintf(w, "lost: %v (reconnecting)\n", err)
 			continue
 		}
-		fmt.Fprintf(w, "%s\n", msg)
+		fmt.Fprintf(w, "%s\n", msg.Data)
 	}
-	return <-done
+	<-feed.Done()
+	return feed.Err()
 }

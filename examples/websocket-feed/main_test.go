@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -29,4 +31,14 @@ func TestFollowResubscribesAfterARestart(t *testing.T) {
 	assert.Contains(t, text, "connected (#2): subscribing to prices", "resubscribed after the 1012 restart:\n%s", text)
 	assert.Contains(t, text, "StatusServiceRestart")
 	assert.GreaterOrEqual(t, strings.Count(text, "prices: "), 5)
+}
+
+// TestExitsWhenTheFeedRefusesForGood points the command at a feed that
+// answers every handshake 401: it exits at once, non-zero, with one line
+// that says why, instead of printing "lost" in a loop.
+func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
+	addr := testkit.Unauthorized(t)
+	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/feed?token=SECRET123")
+	assert.NotContains(t, out, "lost:")
+	assert.NotContains(t, out, "SECRET123")
 }
