@@ -62,4 +62,3 @@ func Unauthorized(t testing.TB) string {
 	t.Cleanup(srv.Close)
 	return strings.TrimPrefix(srv.URL, "http://")
 }
-
