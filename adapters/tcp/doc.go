@@ -1,28 +1,41 @@
-// Package tcp keeps raw TCP (or TLS) connections and bidirectional RPC
-// sessions (github.com/cenkalti/rpc2) alive under a supervisor.
+// Package tcp keeps raw TCP (or TLS) connections alive under a supervisor.
+// Bidirectional RPC over TCP (github.com/cenkalti/rpc2) is package
+// adapters/tcp/rpc, so that a plain-TCP program does not compile rpc2.
 //
-// # Plain TCP: the program's reader is the watcher
+// # The program's reader is the watcher
 //
 // New returns a supervisor.Supervisor[net.Conn]. A byte stream cannot be
-// watched without taking bytes from the program, so the connector has no
-// Watch: the program's reader is the one that sees the connection fail
-// (io.EOF, a reset, a timeout), and it must say so:
+// watched without taking bytes from the program, so the supervisor does
+// not watch it: the program's reader is the one that sees the connection
+// fail (io.EOF, a reset, a timeout), and it says so with Invalidate, which
+// closes the connection and dials again at once:
 //
-//	conn, err := s.Conn(ctx) // waits while there is no connection
-//	for err == nil {
-//		err = readUntilError(conn)
-//		// Invalidate (the supervisor closes conn and dials again), then
-//		// wait for the next connection.
-//		conn, err = tcp.Reconnect(ctx, s, conn, err)
+//	for conn := range s.Connections(ctx) { // waits while there is no connection
+//		sc := bufio.NewScanner(conn)
+//		for sc.Scan() {
+//			handle(sc.Text())
+//		}
+//		// A Scanner ends with a nil Err at io.EOF: record that, or
+//		// Status.Err says only "connection invalidated".
+//		s.Invalidate(conn, cmp.Or(sc.Err(), io.EOF))
 //	}
-//	return err // ctx ended, or the supervisor gave up
+//	return s.Err() // nil: ctx ended or Run stopped; else why it gave up
+//
+// The loop ends when ctx ends or the supervisor stops or gives up; it never
+// spins on a dead connection. For one request at a time, Do waits for a
+// connection, runs f on it, and invalidates it when f fails:
+//
+//	err := s.Do(ctx, func(ctx context.Context, conn net.Conn) error {
+//		_, err := conn.Write(request)
+//		return err
+//	})
 //
 // A program that never reads never learns that the server went away.
 //
 // # What each failure looks like, and what finds it
 //
 //   - The server restarts or refuses: Read returns io.EOF or a reset; the
-//     program calls Reconnect. Attempts get "connection refused" and are
+//     program calls Invalidate. Attempts get "connection refused" and are
 //     retried with backoff.
 //   - The peer vanished while the connection was idle: TCP keep-alive
 //     (KeepAlive, default probes after 15s idle, every 5s, 3 of them) makes
@@ -35,7 +48,7 @@
 //     toxiproxy "timeout" toxic): TCP stays healthy — the proxy
 //     acknowledges and drops the data — so neither of the above fires. Only
 //     the program can tell, with read deadlines or an application-level
-//     heartbeat (the RPC supervisor has one).
+//     heartbeat (adapters/tcp/rpc has one).
 //   - A DNS name that does not resolve: retried (DNS comes back); Status.Err
 //     says `host "x" not found in DNS`. See Classify for what gives up.
 //
@@ -48,23 +61,4 @@
 // Options.Handshake (a greeting, a first ping) makes the server's answer
 // part of it too, so a server that answers too slowly fails the attempt at
 // ConnectTimeout.
-//
-// # RPC over TCP
-//
-// NewRPC returns an RPC, a supervisor of *rpc2.Client: a new client per
-// connection, with RPCOptions.Handlers (the methods the server calls on the
-// client) registered on each before it starts reading. Its Watch ends when
-// rpc2's DisconnectNotify fires or a heartbeat (RPCOptions.HeartbeatMethod
-// every HeartbeatInterval, reply within HeartbeatTimeout; servers register
-// it with HandleHeartbeat) goes unanswered, because rpc2 has no deadlines
-// of its own. Every attempt makes a first heartbeat, so an attempt ends at
-// ConnectTimeout when the server does not answer.
-//
-// RPC.Call waits for a connection, makes the call bounded by its ctx, and
-// invalidates the connection on a connection error. rpc2 keeps a call
-// until its reply arrives or the connection closes; calls whose ctx ended
-// are counted, and past RPCOptions.MaxAbandoned the connection is recycled,
-// which releases them. The read loop and the request writes of a
-// connection are goroutines of the connection: all have ended when the
-// supervisor closes it, before Run returns.
 package tcp

@@ -9,8 +9,6 @@ import (
 	"net"
 	"time"
 
-	"github.com/cenkalti/rpc2"
-
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/supervisor"
@@ -29,8 +27,8 @@ func greetAndHangUp(ln net.Listener) {
 	}
 }
 
-// The program reads from the live connection; when a Read fails it tells
-// the supervisor (Reconnect: Invalidate, then wait for a new connection).
+// The program reads each live connection until it fails and records why
+// with Invalidate; the supervisor dials the next one.
 func Example() {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -40,8 +38,7 @@ func Example() {
 	defer ln.Close()
 	go greetAndHangUp(ln)
 
-	s, err := tcp.New(tcp.Options{
-		DialOptions: tcp.DialOptions{Address: ln.Addr().String()},
+	s, err := tcp.New(ln.Addr().String(), tcp.Options{
 		Supervisor: supervisor.Options[net.Conn]{
 			Name:    "greeter",
 			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
@@ -52,77 +49,78 @@ func Example() {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
+	defer cancel()
+	go s.Run(ctx)
 
-	conn, err := s.Conn(ctx) // waits while there is no connection
-	for i := 0; err == nil && i < 3; i++ {
+	n := 0
+	for conn := range s.Connections(ctx) { // waits while there is no connection
 		sc := bufio.NewScanner(conn)
 		for sc.Scan() {
 			fmt.Println("read:", sc.Text())
 		}
-		fmt.Println("connection ended:", sc.Err()) // nil: io.EOF, the server hung up
-		conn, err = tcp.Reconnect(ctx, s, conn, cmp.Or(sc.Err(), io.EOF))
+		// A nil Err means io.EOF, the server hung up: say so, or Status
+		// says only "connection invalidated".
+		err := cmp.Or(sc.Err(), io.EOF)
+		s.Invalidate(conn, err)
+		fmt.Println("connection ended:", err)
+		if n++; n == 3 {
+			cancel()
+		}
 	}
 
-	cancel()
-	fmt.Println(<-done, s.Status().State)
+	<-s.Done()
+	fmt.Println(s.Err(), s.Status().State)
 	// Output:
 	// read: hello
-	// connection ended: <nil>
+	// connection ended: EOF
 	// read: hello
-	// connection ended: <nil>
+	// connection ended: EOF
 	// read: hello
-	// connection ended: <nil>
+	// connection ended: EOF
 	// <nil> stopped
 }
 
-// The server calls back into the client on every connection: the client's
-// handlers are registered on each new rpc2.Client.
-func ExampleNewRPC() {
-	srv := rpc2.NewServer()
-	tcp.HandleHeartbeat(srv)
-	srv.Handle("Server.Greet", func(c *rpc2.Client, _ struct{}, reply *string) error {
-		var name string
-		if err := c.Call("Client.Name", struct{}{}, &name); err != nil {
-			return err
-		}
-		*reply = "hello, " + name
-		return nil
-	})
+// Do runs one exchange on the live connection; an error from it breaks
+// the connection, and the supervisor dials again.
+func Example_do() {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer ln.Close()
-	go srv.Accept(ln)
+	go greetAndHangUp(ln)
 
-	r, err := tcp.NewRPC(tcp.RPCOptions{
-		DialOptions: tcp.DialOptions{Address: ln.Addr().String()},
-		Handlers: map[string]any{
-			"Client.Name": func(_ *rpc2.Client, _ struct{}, name *string) error {
-				*name = "client"
-				return nil
-			},
+	s, err := tcp.New(ln.Addr().String(), tcp.Options{
+		Supervisor: supervisor.Options[net.Conn]{
+			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
 		},
-		Supervisor: supervisor.Options[*rpc2.Client]{Name: "greeter"},
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
+	go s.Run(ctx)
 
-	var reply string
-	err = r.Call(ctx, "Server.Greet", struct{}{}, &reply) // waits for the connection
-	fmt.Println(reply, err)
+	for range 3 {
+		err := s.Do(ctx, func(ctx context.Context, conn net.Conn) error {
+			greeting, err := bufio.NewReader(conn).ReadString('\n')
+			fmt.Printf("read %q\n", greeting)
+			return err // io.EOF breaks conn: the next Do gets a new one
+		})
+		fmt.Println("do:", err)
+	}
 
 	cancel()
-	fmt.Println(<-done, r.Status().State)
+	<-s.Done()
+	fmt.Println(s.Err(), s.Status().State)
 	// Output:
-	// hello, client <nil>
+	// read "hello\n"
+	// do: <nil>
+	// read ""
+	// do: EOF
+	// read "hello\n"
+	// do: <nil>
 	// <nil> stopped
 }

@@ -12,14 +12,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// program plays the program's side of the plain TCP contract: it takes the
-// live connection from Conn, makes round trips on it every few
-// milliseconds, and reports a failed Read or Write with Reconnect. Each
-// connection on which a round trip succeeded is offered on ok.
+// program plays the program's side of the plain TCP contract: it ranges
+// over Connections, makes round trips on each every few milliseconds, and
+// reports a failed Read or Write with Invalidate. Each connection on which
+// a round trip succeeded is offered on ok.
 type program struct {
 	ok chan net.Conn
 }
@@ -36,15 +36,14 @@ func startProgram(t *testing.T, s *supervisor.Supervisor[net.Conn]) *program {
 func (p *program) run(ctx context.Context, s *supervisor.Supervisor[net.Conn]) {
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	conn, err := s.Conn(ctx)
-	for err == nil {
+	for conn := range s.Connections(ctx) {
 		stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
-		err = p.roundTrips(ctx, conn, tick.C)
+		err := p.roundTrips(ctx, conn, tick.C)
 		stop()
 		if ctx.Err() != nil {
 			return
 		}
-		conn, err = tcp.Reconnect(ctx, s, conn, err)
+		s.Invalidate(conn, err)
 	}
 }
 
@@ -89,7 +88,7 @@ func roundTrip(conn net.Conn, r *bufio.Reader, msg string) error {
 // those in not.
 func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 	t.Helper()
-	timeout := time.NewTimer(wait)
+	timeout := time.NewTimer(tcptest.Wait)
 	defer timeout.Stop()
 	for {
 		select {
@@ -98,7 +97,7 @@ func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 				return c
 			}
 		case <-timeout.C:
-			require.FailNow(t, "no round trip on a new connection", "within %v", wait)
+			require.FailNow(t, "no round trip on a new connection", "within %v", tcptest.Wait)
 		}
 	}
 }

@@ -1,10 +1,9 @@
 package tcp_test
 
 import (
-	"errors"
+	"context"
 	"io"
 	"net"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,86 +11,55 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/toxitest"
 	"github.com/redial-go/redial/supervisor"
 )
 
-func newTCP(t *testing.T, o tcp.Options) *supervisor.Supervisor[net.Conn] {
+// newTCP returns a supervisor of address with a short backoff.
+func newTCP(t *testing.T, address string, o tcp.Options) *supervisor.Supervisor[net.Conn] {
 	t.Helper()
 	if o.Supervisor.Name == "" {
 		o.Supervisor.Name = "tcp"
 	}
 	if o.Supervisor.Backoff == (backoff.Config{}) {
-		o.Supervisor.Backoff = fast(20*time.Millisecond, 100*time.Millisecond)
+		o.Supervisor.Backoff = tcptest.Fast(20*time.Millisecond, 100*time.Millisecond)
 	}
-	s, err := tcp.New(o)
+	s, err := tcp.New(address, o)
 	require.NoError(t, err)
 	return s
 }
 
-func errHas(substr ...string) func(health.Status) bool {
-	return func(st health.Status) bool {
-		if st.Err == nil {
-			return false
-		}
-		for _, s := range substr {
-			if !strings.Contains(st.Err.Error(), s) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
 func TestServerRestartMidStream(t *testing.T) {
-	srv := startServer(t, echo)
-	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr}})
+	srv := tcptest.StartServer(t, tcptest.Echo)
+	s := newTCP(t, srv.Addr, tcp.Options{})
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	run(t, s)
+	tcptest.Run(t, s)
 	p := startProgram(t, s)
 	c1 := p.next(t)
 
-	srv.stop()
-	lost := until(t, ch, "lost", errHas("connection lost"))
+	srv.Stop()
+	lost := tcptest.Until(t, ch, "lost", tcptest.ErrHas("connection lost"))
 	assert.Equal(t, health.Backoff, lost.State)
 	t.Logf("the program's reader saw: %v", lost.Err)
-	refused := until(t, ch, "refused", errHas("connection refused"))
+	refused := tcptest.Until(t, ch, "refused", tcptest.ErrHas("connection refused"))
 	assert.Equal(t, health.Backoff, refused.State, "refused is retried")
 
-	srv.restart()
+	srv.Restart()
 	p.next(t, c1)
 	st := s.Status()
 	assert.Equal(t, health.Connected, st.State)
 	assert.Equal(t, uint64(2), st.Connects)
 }
 
-func TestResetPeer(t *testing.T) {
-	proxy := toxitest.New(t, startServer(t, echo).addr)
-	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: proxy.Addr()}})
-	ch, unsub := s.Subscribe()
-	defer unsub()
-	run(t, s)
-	p := startProgram(t, s)
-	c1 := p.next(t)
-
-	proxy.ResetPeer(t, "rst", 0)
-	st := until(t, ch, "reset", errHas("connection lost", "connection reset by peer"))
-	assert.Equal(t, health.Backoff, st.State, "a reset is retried")
-
-	proxy.Remove(t, "rst")
-	p.next(t, c1)
-	assert.Equal(t, health.Connected, s.Status().State)
-}
-
 func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
-	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: "nonexistent.invalid:1", Resolver: nxdomain(t)}})
+	s := newTCP(t, "nonexistent.invalid:1", tcp.Options{Resolver: nxdomain(t)})
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	stop := run(t, s)
-	st := until(t, ch, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
+	stop := tcptest.Run(t, s)
+	st := tcptest.Until(t, ch, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
 	assert.Equal(t, health.Backoff, st.State, "not Failed: DNS comes back")
 	assert.ErrorContains(t, st.Err, `host "nonexistent.invalid" not found in DNS`)
 	var dns *net.DNSError
@@ -100,33 +68,42 @@ func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
 	assert.NoError(t, stop())
 }
 
-func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
-	srv := startServer(t, echo)
-	c, err := tcp.NewConnector(tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr}})
-	require.NoError(t, err)
-	conn, err := c.Connect(t.Context())
-	require.NoError(t, err)
-	require.NoError(t, conn.Close())
-	assert.NoError(t, c.Close(conn))
-	_, err = conn.Write([]byte("x"))
-	assert.True(t, errors.Is(err, net.ErrClosed))
-}
-
-// Reconnect never returns the connection it reported, even before the
-// supervisor's goroutine has dropped it.
-func TestReconnectNeverReturnsTheSameConn(t *testing.T) {
-	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: startServer(t, echo).addr}})
-	run(t, s)
-	ctx := ctxWait(t)
-	conn, err := s.Conn(ctx)
-	require.NoError(t, err)
-	for i := range 20 {
-		next, err := tcp.Reconnect(ctx, s, conn, io.EOF)
-		require.NoError(t, err)
-		require.NotEqual(t, conn, next, "reconnect %d returned the invalidated conn", i)
-		conn = next
+// Connections never yields the connection the body invalidated, even
+// before the supervisor's goroutine has dropped it.
+func TestConnectionsNeverYieldTheSameConn(t *testing.T) {
+	s := newTCP(t, tcptest.StartServer(t, tcptest.Echo).Addr, tcp.Options{})
+	tcptest.Run(t, s)
+	var prev net.Conn
+	n := 0
+	for conn := range s.Connections(tcptest.CtxWait(t)) {
+		require.True(t, conn != prev, "connection %d is the invalidated one", n)
+		if n++; n == 21 {
+			break
+		}
+		s.Invalidate(conn, io.EOF)
+		prev = conn
 	}
+	require.Equal(t, 21, n, "the loop ended early: %v", s.Status().Err)
 	st := s.Status()
 	assert.Equal(t, uint64(21), st.Connects)
+	assert.ErrorIs(t, st.Err, io.EOF)
+}
+
+// Do never runs f on a connection an earlier f broke.
+func TestDoNeverGetsTheInvalidatedConn(t *testing.T) {
+	s := newTCP(t, tcptest.StartServer(t, tcptest.Echo).Addr, tcp.Options{})
+	tcptest.Run(t, s)
+	ctx := tcptest.CtxWait(t)
+	var prev net.Conn
+	for i := range 20 {
+		err := s.Do(ctx, func(_ context.Context, conn net.Conn) error {
+			require.True(t, conn != prev, "Do %d got the invalidated conn", i)
+			prev = conn
+			return io.EOF
+		})
+		require.ErrorIs(t, err, io.EOF, "Do returns f's error")
+	}
+	st := s.Status()
+	assert.GreaterOrEqual(t, st.Connects, uint64(20))
 	assert.ErrorIs(t, st.Err, io.EOF)
 }

@@ -10,48 +10,49 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
 func TestTLSRestart(t *testing.T) {
-	serverTLS, clientTLS := selfSigned(t)
-	srv := startServer(t, tlsServe(serverTLS, echo))
-	s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr, TLS: clientTLS}})
-	run(t, s)
+	serverTLS, clientTLS := tcptest.SelfSigned(t)
+	srv := tcptest.StartServer(t, tcptest.TLSServe(serverTLS, tcptest.Echo))
+	s := newTCP(t, srv.Addr, tcp.Options{TLS: clientTLS})
+	tcptest.Run(t, s)
 	p := startProgram(t, s)
 	c1 := p.next(t)
 	_, isTLS := c1.(*tls.Conn)
 	assert.True(t, isTLS)
-	srv.stop()
-	srv.restart()
+	srv.Stop()
+	srv.Restart()
 	p.next(t, c1)
 }
 
 func TestTLSConfigErrorsArePermanent(t *testing.T) {
-	serverTLS, _ := selfSigned(t)
+	serverTLS, _ := tcptest.SelfSigned(t)
 	for name, tc := range map[string]struct {
 		handle string
 		cfg    *tls.Config
 		want   string
 	}{
 		"unknown authority": {"tls", &tls.Config{}, "certificate signed by unknown authority"},
-		"wrong host name":   {"tls", &tls.Config{ServerName: "example.com", RootCAs: mustPool(t, serverTLS)}, "wanted to match example.com"},
+		"wrong host name":   {"tls", &tls.Config{ServerName: "example.com", RootCAs: tcptest.Pool(t, serverTLS)}, "wanted to match example.com"},
 		"not a TLS server":  {"greet", &tls.Config{}, "does not look like a TLS handshake"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			handle := tlsServe(serverTLS, echo)
+			handle := tcptest.TLSServe(serverTLS, tcptest.Echo)
 			if tc.handle == "greet" {
-				handle = greet
+				handle = tcptest.Greet
 			}
-			srv := startServer(t, handle)
+			srv := tcptest.StartServer(t, handle)
 			// A program's Classify (here one that only annotates) runs after
 			// the adapter's and keeps its classes.
 			annotate := func(err error) error { return fmt.Errorf("feed: %w", err) }
-			s := newTCP(t, tcp.Options{DialOptions: tcp.DialOptions{Address: srv.addr, TLS: tc.cfg},
+			s := newTCP(t, srv.Addr, tcp.Options{TLS: tc.cfg,
 				Supervisor: supervisor.Options[net.Conn]{Classify: annotate}})
-			err := s.Run(ctxWait(t))
+			err := s.Run(tcptest.CtxWait(t))
 			require.ErrorIs(t, err, supervisor.ErrFailed)
 			assert.ErrorContains(t, err, tc.want)
 			st := s.Status()

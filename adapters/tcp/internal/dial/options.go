@@ -1,0 +1,97 @@
+package dial
+
+import (
+	"crypto/tls"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/redial-go/redial/internal/opterr"
+)
+
+// Defaults of Options.
+const (
+	DefaultKeepAliveIdle     = 15 * time.Second
+	DefaultKeepAliveInterval = 5 * time.Second
+	DefaultKeepAliveCount    = 3
+	// DefaultUserTimeout is Idle + Interval*Count: a peer that stops
+	// acknowledging data is given up on after as long as an idle peer that
+	// stops answering keep-alive probes.
+	DefaultUserTimeout = 30 * time.Second
+)
+
+// Options are the dial options of tcp.Options and rpc.Options, which
+// document them; both have every field, with the same name and type.
+type Options struct {
+	TLS              *tls.Config
+	KeepAlive        net.KeepAliveConfig
+	DisableKeepAlive bool
+	UserTimeout      time.Duration
+	Resolver         *net.Resolver
+}
+
+// checkAddress reports a bad address as pkg's error about its "address"
+// argument.
+func checkAddress(pkg, address string) error {
+	if address == "" {
+		return opterr.New(pkg, "address", nil, "empty")
+	}
+	if _, _, err := net.SplitHostPort(address); err != nil {
+		problem := err.Error()
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			problem = ae.Err
+		}
+		return opterr.New(pkg, "address", address, "%s", problem)
+	}
+	return nil
+}
+
+// validate checks o, reporting errors as pkg's, and returns it with the
+// defaults filled in and TLS cloned.
+func (o Options) validate(pkg string) (Options, error) {
+	if o.UserTimeout < 0 {
+		return o, opterr.New(pkg, "UserTimeout", o.UserTimeout, "negative")
+	}
+	if err := checkUserTimeout(pkg, o.UserTimeout); err != nil {
+		return o, err
+	}
+	if o.UserTimeout == 0 {
+		o.UserTimeout = defaultUserTimeout
+	}
+	if o.TLS != nil {
+		o.TLS = o.TLS.Clone()
+	}
+	k, err := keepAlive(pkg, o.KeepAlive, o.DisableKeepAlive)
+	o.KeepAlive = k
+	return o, err
+}
+
+// keepAlive checks k and fills in its defaults unless disabled.
+func keepAlive(pkg string, k net.KeepAliveConfig, disabled bool) (net.KeepAliveConfig, error) {
+	switch {
+	case k.Idle < 0:
+		return k, opterr.New(pkg, "KeepAlive.Idle", k.Idle, "negative")
+	case k.Interval < 0:
+		return k, opterr.New(pkg, "KeepAlive.Interval", k.Interval, "negative")
+	case k.Count < 0:
+		return k, opterr.New(pkg, "KeepAlive.Count", k.Count, "negative")
+	case disabled && k != (net.KeepAliveConfig{}):
+		return k, opterr.New(pkg, "KeepAlive", nil, "set while DisableKeepAlive is true")
+	case !k.Enable && k != (net.KeepAliveConfig{}):
+		return k, opterr.New(pkg, "KeepAlive", nil, "Idle, Interval or Count set without Enable")
+	case disabled:
+		return k, nil
+	}
+	k.Enable = true
+	if k.Idle == 0 {
+		k.Idle = DefaultKeepAliveIdle
+	}
+	if k.Interval == 0 {
+		k.Interval = DefaultKeepAliveInterval
+	}
+	if k.Count == 0 {
+		k.Count = DefaultKeepAliveCount
+	}
+	return k, nil
+}

@@ -1,0 +1,63 @@
+package tcptest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+)
+
+// Fast is a deterministic backoff for socket tests.
+func Fast(base, cap time.Duration) backoff.Config {
+	return backoff.Config{Strategy: backoff.Exponential, Base: base, Cap: cap}
+}
+
+// MaxAttempts is how many attempts Exponential(base, cap) allows within
+// window: the first is immediate, attempt i+1 comes at the earliest after
+// the sum of the first i delays.
+func MaxAttempts(base, cap, window time.Duration) int {
+	n, elapsed, d := 1, time.Duration(0), base
+	for {
+		elapsed += d
+		if elapsed > window {
+			return n
+		}
+		n++
+		d = min(2*d, cap)
+	}
+}
+
+// RecordWaits records the planned wait of every Backoff status seen; call
+// the func it returns once, to stop and get them.
+func RecordWaits(s Runner) func() []time.Duration {
+	ch, unsub := s.Subscribe()
+	done := make(chan []time.Duration, 1)
+	go func() {
+		var waits []time.Duration
+		for st := range ch {
+			if st.State == health.Backoff {
+				// NextAttempt is computed a few µs before Since is stamped.
+				waits = append(waits, st.NextAttempt.Sub(st.Since).Round(time.Millisecond))
+			}
+		}
+		done <- waits
+	}()
+	return func() []time.Duration { unsub(); return <-done }
+}
+
+// AssertGrowing checks that the backoff never went back: every planned
+// wait is at least base and at least the one before.
+func AssertGrowing(t testing.TB, waits []time.Duration, base time.Duration) {
+	t.Helper()
+	require.NotEmpty(t, waits)
+	for i, w := range waits {
+		assert.GreaterOrEqual(t, w, base, "wait %d of %v", i, waits)
+		if i > 0 {
+			assert.GreaterOrEqual(t, w, waits[i-1], "wait %d of %v: the backoff was reset", i, waits)
+		}
+	}
+}

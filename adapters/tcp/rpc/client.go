@@ -1,0 +1,122 @@
+package rpc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cenkalti/rpc2"
+
+	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/internal/dial"
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// Client is a supervisor of bidirectional RPC connections
+// (github.com/cenkalti/rpc2) over TCP or TLS: one rpc2.Client per
+// connection, with the program's handlers registered on each, watched by
+// DisconnectNotify and a heartbeat. The embedded Supervisor gives Run,
+// Conn, Do, Connections, Invalidate, Status, Subscribe, Done, Err and
+// Name. Client is safe for concurrent use.
+type Client struct {
+	*supervisor.Supervisor[*rpc2.Client]
+	c *connector
+}
+
+// New returns a Client of the server at address (host:port; the host may
+// be a name, resolved on every attempt); Run starts it. The options are
+// copied and their zero values mean:
+//   - Handlers: none; HeartbeatMethod: HeartbeatMethod ("redial.Heartbeat");
+//     HeartbeatInterval 10s; HeartbeatTimeout 5s; MaxAbandoned 64;
+//   - TLS: none (plain TCP); Resolver: net.DefaultResolver; KeepAlive:
+//     enabled, Idle 15s, Interval 5s, Count 3; UserTimeout: 30s on Linux
+//     (TCP_USER_TIMEOUT), none elsewhere;
+//   - Supervisor: Name the address; otherwise the supervisor package's
+//     defaults (ConnectTimeout 20s bounds the dial and the first heartbeat
+//     together), with tcp.Classify run before the program's Classify.
+//
+// A bad address or option (a negative duration, a nil or ill-typed
+// handler...) is an error wrapping supervisor.ErrInvalidOptions that names
+// it: `rpc: address: empty`, `rpc: Handlers["M"]: nil func`.
+func New(address string, o Options) (*Client, error) {
+	d, err := dial.New("rpc", address, o.dialOptions())
+	if err != nil {
+		return nil, err
+	}
+	if o, err = o.validate(); err != nil {
+		return nil, err
+	}
+	c := &connector{d: d, o: o, sessions: map[*rpc2.Client]*session{}}
+	s, err := adapt.New(adapt.Spec{Pkg: "rpc", Name: address, Classify: tcp.Classify}, c, o.Supervisor)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{Supervisor: s, c: c}, nil
+}
+
+// Call calls method on the server and waits for its reply, all bounded by
+// ctx. While there is no connection it waits for the next one. A request
+// that never left (the connection was already dead) is made again on the
+// next connection; one that may have reached the server is not, and its
+// connection error is returned after the connection is invalidated. A
+// call whose ctx ends may still reach the server; its late reply is
+// discarded (reply is written only when Call returns nil).
+//
+// args are encoded on a goroutine of the connection, which the supervisor
+// waits for when it closes the connection: their GobEncode (or
+// MarshalBinary) must not block. A nil args or a reply that is not a
+// non-nil pointer is an error, not a panic.
+func (r *Client) Call(ctx context.Context, method string, args, reply any) error {
+	if err := checkCall(args, reply); err != nil {
+		return fmt.Errorf("call %s: %w", method, err)
+	}
+	for {
+		client, err := r.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("call %s: %w", method, err)
+		}
+		s := r.c.session(client)
+		if s == nil {
+			continue // closed since Conn returned it: Conn will not return it again
+		}
+		sent, err := r.call(ctx, s, method, args, reply)
+		var se rpc2.ServerError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &se), ctx.Err() != nil:
+			return fmt.Errorf("call %s: %w", method, err)
+		}
+		if sent {
+			r.Invalidate(client, err)
+			return fmt.Errorf("call %s: %w", method, err)
+		}
+		// Never sent: rpc2 had shut this client down, and the supervisor
+		// drops it as soon as its Watch sees DisconnectNotify. Wait for
+		// that, then try the next connection.
+		select {
+		case <-s.closed:
+		case <-ctx.Done():
+			return fmt.Errorf("call %s: %w (last error: %w)", method, ctx.Err(), err)
+		}
+	}
+}
+
+// CallClient makes one call on client, bounded by ctx, without waiting for
+// a connection, retrying or invalidating: for Supervisor.OnConnect, where
+// Call would wait for the connection being set up. Its reply and abandoned
+// calls are handled as in Call.
+func (r *Client) CallClient(ctx context.Context, client *rpc2.Client, method string, args, reply any) error {
+	if err := checkCall(args, reply); err != nil {
+		return fmt.Errorf("call %s: %w", method, err)
+	}
+	s := r.c.session(client)
+	if s == nil {
+		return fmt.Errorf("call %s: %w", method, rpc2.ErrShutdown)
+	}
+	if _, err := r.call(ctx, s, method, args, reply); err != nil {
+		return fmt.Errorf("call %s: %w", method, err)
+	}
+	return nil
+}
