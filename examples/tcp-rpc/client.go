@@ -8,17 +8,17 @@ import (
 
 	"github.com/cenkalti/rpc2"
 
-	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// client asks for a quote every 500ms until ctx ends. Calls made while
-// the server is away wait for the next connection (bounded by their ctx).
+// client asks for a quote every 500ms until ctx ends (nil) or the server
+// refuses for good (the supervisor's error). Calls made while the server
+// is away wait for the next connection (bounded by their ctx).
 func client(ctx context.Context, w io.Writer, addr string) error {
-	r, err := tcp.NewRPC(tcp.RPCOptions{
-		DialOptions: tcp.DialOptions{Address: addr},
+	r, err := rpc.New(addr, rpc.Options{
 		// The methods the server calls on us: registered again on every
 		// new connection, before it reads.
 		Handlers: map[string]any{
@@ -37,18 +37,17 @@ func client(ctx context.Context, w io.Writer, addr string) error {
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
+	go func() { _ = r.Run(ctx) }()
 	watched := make(chan struct{})
-	go func() { watch(ctx, w, r); close(watched) }()
+	go func() { watch(w, r); close(watched) }()
 	defer func() { <-watched }()
 
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
-			return <-done
+		case <-r.Done(): // ctx ended, or the server refused for good
+			return r.Err()
 		case <-tick.C:
 		}
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
@@ -65,20 +64,15 @@ func client(ctx context.Context, w io.Writer, addr string) error {
 	}
 }
 
-// watch prints the supervisor's state changes.
-func watch(ctx context.Context, w io.Writer, r *tcp.RPC) {
+// watch prints the supervisor's state changes until the final one.
+func watch(w io.Writer, r *rpc.Client) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case st := <-ch:
-			if st.State == health.Backoff {
-				fmt.Fprintf(w, "client: %s, next attempt in %v\n", st.State, time.Until(st.NextAttempt).Round(time.Millisecond))
-				continue
-			}
-			fmt.Fprintf(w, "client: %s\n", st.State)
+	for st := range ch { // closed after Stopped or Failed
+		if st.State == health.Backoff {
+			fmt.Fprintf(w, "client: %s, next attempt in %v\n", st.State, time.Until(st.NextAttempt).Round(time.Millisecond))
+			continue
 		}
+		fmt.Fprintf(w, "client: %s\n", st.State)
 	}
 }

@@ -19,12 +19,22 @@ import (
 )
 
 func main() {
-	serve := flag.String("serve", "", "run only a server on this address")
-	addr := flag.String("addr", "", "run only a client of the server at this address")
-	duration := flag.Duration("duration", 0, "stop after this long (0: until Ctrl-C; 6s without -serve and -addr)")
-	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the command: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tcp-rpc", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	serve := fs.String("serve", "", "run only a server on this address")
+	addr := fs.String("addr", "", "run only a client of the server at this address")
+	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C; 6s without -serve and -addr)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
 	if *duration == 0 && *serve == "" && *addr == "" {
 		*duration = 6 * time.Second
 	}
@@ -36,16 +46,17 @@ func main() {
 	var err error
 	switch {
 	case *serve != "":
-		err = serveOnly(ctx, os.Stdout, *serve)
+		err = serveOnly(ctx, stdout, *serve)
 	case *addr != "":
-		err = client(ctx, os.Stdout, *addr)
+		err = client(ctx, stdout, *addr)
 	default:
-		err = both(ctx, os.Stdout)
+		err = both(ctx, stdout)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tcp-rpc:", err)
-		os.Exit(1)
+		fmt.Fprintln(stderr, "tcp-rpc:", err)
+		return 1
 	}
+	return 0
 }
 
 // serveOnly runs a server until ctx ends.

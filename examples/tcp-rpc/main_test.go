@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cenkalti/rpc2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -29,4 +31,19 @@ func TestCallbacksWorkAfterTheServerRestarts(t *testing.T) {
 	assert.Contains(t, before, "client: ACME: 42.00 (for tcp-rpc example)")
 	assert.Contains(t, after, "server: a client connected", "the client reconnected:\n%s", text)
 	assert.Contains(t, after, "client: ACME: 42.00 (for tcp-rpc example)", "the callback works on the new connection:\n%s", text)
+}
+
+// TestExitsWhenTheServerRefusesForGood points the client at an rpc2
+// server without the heartbeat method: the first heartbeat of every
+// attempt fails for good, so the client exits at once, non-zero, with one
+// line that says why.
+func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	srv := rpc2.NewServer() // no rpc.HandleHeartbeat
+	done := make(chan struct{})
+	go func() { defer close(done); srv.Accept(ln) }()
+	t.Cleanup(func() { _ = ln.Close(); <-done })
+	out := testkit.ExitsForGood(t, run, "has no method", "-addr", ln.Addr().String())
+	assert.NotContains(t, out, "call failed")
 }

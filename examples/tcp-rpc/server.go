@@ -8,7 +8,7 @@ import (
 
 	"github.com/cenkalti/rpc2"
 
-	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/rpc"
 )
 
 // server is an rpc2 server whose Server.Quote method asks the caller for
@@ -29,7 +29,7 @@ func startServer(addr string, w io.Writer) (*server, error) {
 	}
 	s := &server{addr: ln.Addr().String(), ln: ln}
 	srv := rpc2.NewServer()
-	tcp.HandleHeartbeat(srv)
+	rpc.HandleHeartbeat(srv)
 	srv.Handle("Server.Quote", func(c *rpc2.Client, symbol string, price *string) error {
 		var name string
 		if err := c.Call("Client.Name", struct{}{}, &name); err != nil {
