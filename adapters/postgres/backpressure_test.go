@@ -16,13 +16,13 @@ import (
 
 // TestSlowConsumerGetsBackpressureNotMemoryGrowth sends tens of megabytes
 // of notifications to a Listener whose consumer does not read: the
-// Listener must stop reading once its channel is full (the process's heap
+// Listener must stop reading once its buffer is full (the process's heap
 // stays flat, the server keeps the backlog) and then deliver everything,
 // in order, once the consumer reads. Not parallel: it measures the heap.
 func TestSlowConsumerGetsBackpressureNotMemoryGrowth(t *testing.T) {
 	const n, buffer, payload = 60000, 16, 400
 	admin := shared.Connect(t)
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"flood"}, Buffer: buffer})
+	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"flood"}, Buffer: buffer})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
@@ -32,14 +32,14 @@ func TestSlowConsumerGetsBackpressureNotMemoryGrowth(t *testing.T) {
 	_, err := admin.Exec(t.Context(), "SELECT pg_notify('flood', lpad(i::text, 6, '0') || repeat('x', $2)) FROM generate_series(1, $1) i", n, payload-6)
 	require.NoError(t, err)
 
-	// Nothing signals "the channel is full": poll its length, with a
+	// Nothing signals "the buffer is full": poll its length, with a
 	// deadline. Then the consumer stays busy for a while, long enough for
 	// a Listener without backpressure to read megabytes.
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(l.Events()) < buffer {
-		require.True(t, time.Now().Before(deadline), "the channel never filled: %d", len(l.Events()))
+	for postgres.Buffered(l) < buffer {
+		require.True(t, time.Now().Before(deadline), "the buffer never filled: %d", postgres.Buffered(l))
 		<-tick.C
 	}
 	busy := time.NewTimer(time.Second)
@@ -52,18 +52,15 @@ func TestSlowConsumerGetsBackpressureNotMemoryGrowth(t *testing.T) {
 	t.Logf("sent %d notifications (%.1f MB); heap growth while blocked: %d KB; server queue usage %.6f", n, float64(n*payload)/(1<<20), growth/1024, usage)
 	assert.Less(t, growth, int64(2<<20), "the heap grew with the backlog")
 	assert.Greater(t, usage, 0.0, "the server does not hold the backlog: someone read it")
-	assert.LessOrEqual(t, len(l.Events()), cap(l.Events()))
+	assert.LessOrEqual(t, postgres.Buffered(l), postgres.BufferCap(l))
 
 	for i := 1; i <= n; i++ {
-		ev := nextEvent(t, l, 10*time.Second)
-		require.Equal(t, "flood", ev.Channel)
-		require.Equal(t, fmt.Sprintf("%06d", i), ev.Payload[:6], "out of order or lost")
-		require.Len(t, ev.Payload, payload)
+		n, err := next(t, l, 10*time.Second)
+		require.NoError(t, err)
+		require.Equal(t, "flood", n.Channel)
+		require.Equal(t, fmt.Sprintf("%06d", i), n.Payload[:6], "out of order or lost")
+		require.Len(t, n.Payload, payload)
 	}
 	assert.EqualValues(t, 1, l.Status().Connects)
-	select {
-	case ev := <-l.Events():
-		t.Fatalf("unexpected event after the last: %+v", ev)
-	default:
-	}
+	assert.Zero(t, postgres.Buffered(l), "a delivery after the last")
 }

@@ -11,7 +11,7 @@ import (
 
 // DefaultTooManyConnectionsHint is how long a supervisor waits at least
 // after the server refused a connection with SQLSTATE 53300 (too many
-// connections), unless Options.TooManyConnectionsHint says otherwise.
+// connections), unless the options' TooManyConnectionsHint say otherwise.
 // Slots free up when other clients disconnect, which takes seconds, not the
 // backoff's first few hundred milliseconds; a longer first wait keeps a
 // fleet from filling the last free slot's queue with retries.

@@ -9,40 +9,61 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// ConnOptions configures NewConn.
+// ConnOptions configures NewConn. The zero value of every field means its
+// default; NewConn copies it.
 type ConnOptions struct {
-	Options
 	// Configure, when set, is called once by NewConn with the parsed
 	// config: the place for a Tracer or a custom TLS config. nil: none.
 	Configure func(*pgx.ConnConfig)
-	// OnConnect runs after every connect, before the state is Connected:
-	// prepare statements, SET search_path, register types. An error fails
-	// the attempt. nil: none.
-	OnConnect func(ctx context.Context, conn *pgx.Conn) error
+	// TooManyConnectionsHint is the shortest wait after the server refused
+	// a connection with SQLSTATE 53300 (too many connections); 0 means
+	// DefaultTooManyConnectionsHint (5s).
+	TooManyConnectionsHint time.Duration
+	// Supervisor configures the supervisor; see supervisor.New for its
+	// defaults. An empty Name becomes the DSN's target, redacted
+	// (postgres://user@host:5432/db). Its Classify, if set, runs after
+	// this package's. Its OnConnect runs after every connect, before the
+	// state is Connected: prepare statements, SET search_path, register
+	// types; an error fails the attempt.
+	Supervisor supervisor.Options[*pgx.Conn]
 }
 
-// NewConn returns a supervisor over one *pgx.Conn; Run starts it and Conn
-// waits for the connection. Defaults: see Options; the Name is "postgres".
+// NewConn returns a supervisor over one *pgx.Conn to dsn; Run starts it
+// and Conn or Do hand out the connection. dsn is a URL
+// (postgres://user:password@host:5432/db?sslmode=verify-full) or key=value
+// pairs (host=... user=... password='...' dbname=...); its password never
+// appears in an error, a log line or a Status, in either form. Defaults:
+// no Configure, TooManyConnectionsHint 5s, the supervisor's own (Backoff
+// Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
+// ConnectTimeout 20s, MaxAttempts 0, MaxHint 5 minutes) and Name the
+// redacted target. Bad options are one error wrapping
+// supervisor.ErrInvalidOptions that names the field.
 //
 // A *pgx.Conn is not safe for concurrent use, so the supervisor does not
-// watch it in the background: when a query fails and IsConnError says the
-// connection is gone, the program calls Invalidate(conn, err) and stops
-// using conn; the supervisor closes it and reconnects. The supervisor also
-// closes the connection when Run's context ends: stop using it first.
-// It never re-sends a query.
-func NewConn(o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], error) {
-	if err := o.check(); err != nil {
+// watch it in the background. Do runs a function with the connection and,
+// when its error is a connection error (IsConnError), invalidates it so
+// that the supervisor reconnects; an ordinary SQL error keeps it. A
+// program that holds the conn from Conn calls Invalidate(conn, err) itself
+// when IsConnError(err) and stops using conn. The supervisor also closes
+// the connection when Run's context ends: stop using it first. It never
+// re-sends a query.
+func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], error) {
+	if err := checkDSN(dsn); err != nil {
 		return nil, err
 	}
-	cfg, err := parseConn(o.DSN)
+	hint, err := checkHint(o.TooManyConnectionsHint)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := parseConn(dsn)
 	if err != nil {
 		return nil, err
 	}
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}
-	c := &connector{cfg: cfg, secrets: secretsOf(o.DSN, &cfg.Config)}
-	return newSupervisor[*pgx.Conn](c, supervise(o.Options, "postgres", c.secrets, o.OnConnect))
+	t := newTarget(dsn, &cfg.Config, hint)
+	return newSupervisor(t, &connector{cfg: cfg, secrets: t.secrets}, o.Supervisor)
 }
 
 // closeTimeout bounds closing one connection: the Terminate message, and
@@ -77,3 +98,6 @@ func (c *connector) Close(conn *pgx.Conn) error {
 	}
 	return scrub(err, c.secrets)
 }
+
+// Broken tells supervisor.Do that err broke the connection: IsConnError.
+func (c *connector) Broken(err error) bool { return IsConnError(err) }

@@ -4,21 +4,40 @@
 // been missed (NewListener), and a *pgxpool.Pool whose health follows a
 // bounded Ping (NewPool).
 //
+// Every constructor takes the DSN first and an options value whose zero
+// fields mean the documented defaults:
+//
+//	s, err := postgres.NewConn(dsn, postgres.ConnOptions{})         // *supervisor.Supervisor[*pgx.Conn]
+//	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{}) // *Listener
+//	p, err := postgres.NewPool(dsn, postgres.PoolOptions{})         // *Pool
+//
+// The supervisor settings are nested as Supervisor: supervisor.Options for
+// NewConn, which hands out the connection, supervisor.Settings for the
+// Listener and the Pool, whose connections stay private. All three offer
+// Run, Status, Subscribe, Done, Err and Name; the default Name is the
+// DSN's target without its secrets, postgres://user@host:5432/db (the
+// hosts of a multi-host DSN joined with commas). A bad option is one
+// error wrapping supervisor.ErrInvalidOptions that names it once:
+// "postgres: PingInterval -1s: negative", "postgres: dsn: empty (...)".
+//
 // # Error classes
 //
 // Classify maps errors by SQLSTATE: a bad password (28P01), a rejected
 // authorization (28000) or a missing database (3D000) stop the supervisor
 // at once (Failed); too many connections (53300) waits at least
-// Options.TooManyConnectionsHint; a server shutting down, crashed or
-// starting up (57P01, 57P02, 57P03) and connection exceptions (class 08)
-// are retried with the backoff. IsConnError tells a query error that broke
-// the connection (call Invalidate) from an ordinary SQL error.
+// TooManyConnectionsHint (an option of each constructor); a server
+// shutting down, crashed or starting up (57P01, 57P02, 57P03) and
+// connection exceptions (class 08) are retried with the backoff. The
+// program's Supervisor.Classify, if set, runs after this package's.
+// IsConnError tells a query error that broke the connection from an
+// ordinary SQL error: the supervisor of NewConn uses it in Do, which
+// invalidates the connection only then.
 //
 // # Secrets
 //
 // The DSN's password never reaches an error, a log line, a Status or a
-// readiness body, in URL or key=value form, even when the DSN is
-// malformed. pgx's own redaction is best-effort, and a *pgconn.ConnectError
+// readiness body, nor the default Name, in URL or key=value form, even
+// when the DSN is malformed. pgx's own redaction is best-effort, and a *pgconn.ConnectError
 // carries the whole parsed Config, password included: what this package
 // returns and stores is an error with redacted text that no longer holds
 // it, though it still answers errors.As for *pgconn.PgError.
@@ -40,10 +59,13 @@
 // A Listener owns a dedicated connection. It runs LISTEN for its channels
 // on every connect, and Listen adds one at runtime (interrupting the wait
 // for notifications, which pgconn survives, running LISTEN and resuming).
-// Notifications are delivered in order on a bounded channel (Events);
-// while the program is slow the Listener stops reading and the server
-// queues them, so memory stays bounded. After every reconnect, once the
-// channels are LISTENed again, it delivers one Event with Missed set:
-// notifications sent while it was disconnected are lost, so the program
-// re-reads the state they describe.
+// Notifications is an iterator over the notifications, in order, for one
+// consumer at a time; they wait in a bounded buffer, and while the program
+// is slow the Listener stops reading and the server queues them, so memory
+// stays bounded. After every reconnect, once the channels are LISTENed
+// again, it yields one error wrapping ErrMissed, saying why the connection
+// was lost: notifications sent while it was disconnected are lost, so the
+// program re-reads the state they describe. The loop ends when its ctx
+// ends or the Listener is done (Stopped or Failed), after the
+// notifications already received; it never spins.
 package postgres

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -11,11 +10,12 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/redact"
 )
 
-// parseConn parses dsn for one connection. The error names the DSN field
-// and holds no part of the DSN (a malformed DSN can hide its password
+// parseConn parses dsn for one connection. The error names the dsn
+// argument and holds no part of it (a malformed DSN can hide its password
 // anywhere).
 func parseConn(dsn string) (*pgx.ConnConfig, error) {
 	if err := checkDSN(dsn); err != nil {
@@ -44,7 +44,7 @@ func parsePool(dsn string) (*pgxpool.Config, error) {
 // environment and defaults", which is never what a program means.
 func checkDSN(dsn string) error {
 	if strings.TrimSpace(dsn) == "" {
-		return fmt.Errorf("%w: DSN is empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)", ErrInvalidOptions)
+		return opterr.New(pkg, "dsn", nil, "empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)")
 	}
 	return nil
 }
@@ -64,8 +64,8 @@ func malformed(dsn string, err error) error {
 		c.ConnString = ""
 		reason = strings.TrimPrefix(c.Error(), "cannot parse ``: ")
 	}
-	reason = health.Redact(cutQuoted(reason), append(guesses(dsn), fragments(dsn)...)...)
-	return fmt.Errorf("%w: DSN is malformed: %s", ErrInvalidOptions, reason)
+	reason = redact.Text(cutQuoted(reason), append(guesses(dsn), fragments(dsn)...)...)
+	return opterr.New(pkg, "dsn", nil, "malformed: %s", reason)
 }
 
 // cutQuoted replaces everything from the first quote to the last (or to
@@ -96,14 +96,17 @@ func fragments(dsn string) []string {
 		keys[m[1]] = true
 	}
 	var out []string
-	for _, f := range strings.FieldsFunc(dsn, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`'"\=&?/:@,#[]%;`+"`", r)
-	}) {
+	for _, f := range strings.FieldsFunc(dsn, separator) {
 		if len(f) >= 4 && !keys[f] {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// separator reports the runes at which a DSN or a password may be split.
+func separator(r rune) bool {
+	return unicode.IsSpace(r) || strings.ContainsRune(`'"\=&?/:@,#[]%;`+"`", r)
 }
 
 var kvPassword = regexp.MustCompile(`(?i)\bpassword\s*=\s*('(?:[^'\\]|\\.)*'?|\S*)`)

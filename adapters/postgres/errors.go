@@ -7,12 +7,13 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
 )
 
-// ErrInvalidOptions is wrapped by every error a constructor returns for a
-// bad option; the message names the field.
-var ErrInvalidOptions = errors.New("postgres: invalid options")
+// ErrMissed is wrapped by the error a Listener's Notifications yields once
+// after every reconnect: notifications sent while it was disconnected are
+// lost, so the program re-reads the state they describe.
+var ErrMissed = errors.New("notifications may have been missed")
 
 // scrub returns err with every secret masked in its text. A chain that
 // holds a *pgconn.ConnectError (its Config field carries the password) or
@@ -20,7 +21,7 @@ var ErrInvalidOptions = errors.New("postgres: invalid options")
 // new error with the redacted text that keeps only what holds no secret:
 // a copy of the server's *pgconn.PgError, context.Canceled and
 // context.DeadlineExceeded for errors.Is, and the Permanent and RetryAfter
-// marks. Any other chain is kept, behind health.RedactError.
+// marks. Any other chain is kept, behind redact.Error.
 func scrub(err error, secrets []string) error {
 	if err == nil {
 		return nil
@@ -28,7 +29,7 @@ func scrub(err error, secrets []string) error {
 	var ce *pgconn.ConnectError
 	var pe *pgconn.ParseConfigError
 	if !errors.As(err, &ce) && !errors.As(err, &pe) {
-		return health.RedactError(err, secrets...)
+		return redact.Error(err, secrets...)
 	}
 	var keep []error
 	var pg *pgconn.PgError
@@ -41,7 +42,7 @@ func scrub(err error, secrets []string) error {
 			keep = append(keep, target)
 		}
 	}
-	out := health.Scrubbed(health.Redact(err.Error(), secrets...), keep...)
+	out := redact.Scrubbed(redact.Text(err.Error(), secrets...), keep...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // A service that queries through a pool and keeps a cache in step with
@@ -25,13 +27,13 @@ func Example() {
 	defer stop()
 	dsn := os.Getenv("DATABASE_URL") // postgres://app:secret@db:5432/app
 
-	pool, err := postgres.NewPool(postgres.PoolOptions{Options: postgres.Options{DSN: dsn, Name: "db"}})
+	pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "db"}})
 	if err != nil {
 		log.Fatal(err) // names the bad option; never shows the password
 	}
-	prices, err := postgres.NewListener(postgres.ListenerOptions{
-		Options:  postgres.Options{DSN: dsn, Name: "price-feed"},
-		Channels: []string{"prices"},
+	prices, err := postgres.NewListener(dsn, postgres.ListenerOptions{
+		Channels:   []string{"prices"},
+		Supervisor: supervisor.Settings{Name: "price-feed"},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -51,33 +53,40 @@ func Example() {
 		log.Fatal(err)
 	}
 	cache := map[string]string{}
-	for ev := range prices.Events() { // closed when Run returns
-		if ev.Missed { // reconnected: what changed meanwhile was not notified
+	reload(ctx, db, cache)
+	for n, err := range prices.Notifications(ctx) { // ends when ctx ends or prices gives up
+		if errors.Is(err, postgres.ErrMissed) { // reconnected: what changed meanwhile was not notified
+			log.Print(err) // says why the connection was lost
 			reload(ctx, db, cache)
 			continue
 		}
-		cache[ev.Payload] = "stale"
+		cache[n.Payload] = "stale"
+	}
+	if err := prices.Err(); err != nil {
+		log.Fatal(err) // gave up: a wrong password, say
 	}
 }
 
 func reload(ctx context.Context, db *pgxpool.Pool, cache map[string]string) {
 	rows, err := db.Query(ctx, "SELECT sku, price::text FROM prices")
 	if err != nil {
-		return // the next Missed event, or the next notification, tries again
+		return // the next ErrMissed, or the next notification, tries again
 	}
 	clear(cache)
 	var sku, price string
 	_, _ = pgx.ForEachRow(rows, []any{&sku, &price}, func() error { cache[sku] = price; return nil })
 }
 
-// One connection that the program reports broken with Invalidate.
+// One connection, used through Do: a connection error makes the
+// supervisor reconnect, an SQL error does not.
 func ExampleNewConn() {
 	ctx := context.Background()
-	s, err := postgres.NewConn(postgres.ConnOptions{
-		Options: postgres.Options{DSN: os.Getenv("DATABASE_URL")},
-		OnConnect: func(ctx context.Context, c *pgx.Conn) error {
-			_, err := c.Exec(ctx, "SET search_path = app") // again on every connect
-			return err
+	s, err := postgres.NewConn(os.Getenv("DATABASE_URL"), postgres.ConnOptions{
+		Supervisor: supervisor.Options[*pgx.Conn]{
+			OnConnect: func(ctx context.Context, c *pgx.Conn) error {
+				_, err := c.Exec(ctx, "SET search_path = app") // again on every connect
+				return err
+			},
 		},
 	})
 	if err != nil {
@@ -85,14 +94,30 @@ func ExampleNewConn() {
 	}
 	go s.Run(ctx)
 
-	conn, err := s.Conn(ctx)
+	err = s.Do(ctx, func(ctx context.Context, conn *pgx.Conn) error {
+		_, err := conn.Exec(ctx, "UPDATE jobs SET state = 'done' WHERE id = 42")
+		return err
+	})
+	if postgres.IsConnError(err) {
+		// Reconnecting already; whether to run the UPDATE again is ours to decide.
+		log.Print(err)
+	}
+}
+
+// The default Name is the target without its password.
+func ExampleNewPool() {
+	p, err := postgres.NewPool("postgres://app:secret@db1:5432,db2:5433/orders", postgres.PoolOptions{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = conn.Exec(ctx, "UPDATE jobs SET state = 'done' WHERE id = 42")
-	if postgres.IsConnError(err) {
-		s.Invalidate(conn, err) // reconnects; whether to run the UPDATE again is ours to decide
-	}
+	fmt.Println(p.Name())
+	_, err = postgres.NewPool("postgres://app:secret@db1:5432/orders", postgres.PoolOptions{PingInterval: -1})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, supervisor.ErrInvalidOptions))
+	// Output:
+	// postgres://app@db1:5432,db2:5433/orders
+	// postgres: PingInterval -1ns: negative
+	// true
 }
 
 func ExampleClassify() {

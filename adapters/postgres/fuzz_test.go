@@ -11,8 +11,10 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // canaries are woven into every fuzzed password, between and around the
@@ -71,15 +73,23 @@ func FuzzRedactDSN(f *testing.F) {
 		}
 
 		var logs testkit.Buffer
-		o := postgres.Options{DSN: dsn, Backoff: fast, MaxAttempts: 1, ConnectTimeout: 3 * time.Second, Logger: jsonLogger(&logs)}
-		if _, err := postgres.NewPool(postgres.PoolOptions{Options: o}); err != nil {
+		o := supervisor.Settings{Backoff: fast, MaxAttempts: 1, ConnectTimeout: 3 * time.Second, Logger: jsonLogger(&logs)}
+		if p, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: o}); err != nil {
 			checkErr("NewPool's error", err)
+		} else {
+			check("NewPool's Name", p.Name())
 		}
-		s, err := postgres.NewConn(postgres.ConnOptions{Options: o})
+		if l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Supervisor: o}); err != nil {
+			checkErr("NewListener's error", err)
+		} else {
+			check("NewListener's Name", l.Name())
+		}
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: adapt.Options[*pgx.Conn](o, nil)})
 		if err != nil {
 			checkErr("NewConn's error", err)
 			return
 		}
+		check("NewConn's Name", s.Name())
 		cfg, err := pgx.ParseConfig(dsn)
 		if err != nil {
 			t.Fatalf("NewConn accepted a DSN pgx refuses: %v", err)

@@ -20,11 +20,26 @@ import (
 // fast is a backoff small enough for tests.
 var fast = backoff.Config{Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond}
 
-// runner is a Supervisor, Listener or Pool.
+// runner is a Supervisor, Listener or Pool: the one shape.
 type runner interface {
 	Run(ctx context.Context) error
 	Status() health.Status
 	Subscribe() (<-chan health.Status, func())
+	Done() <-chan struct{}
+	Err() error
+	Name() string
+}
+
+// newListener builds a Listener on dsn with the fast backoff unless o
+// sets one.
+func newListener(t *testing.T, dsn string, o postgres.ListenerOptions) *postgres.Listener {
+	t.Helper()
+	if o.Supervisor.Backoff == (backoff.Config{}) {
+		o.Supervisor.Backoff = fast
+	}
+	l, err := postgres.NewListener(dsn, o)
+	require.NoError(t, err)
+	return l
 }
 
 // start runs r until the test ends; stop ends it early and returns what
@@ -44,17 +59,20 @@ func start(t *testing.T, r runner) (stop func() error) {
 	return stop
 }
 
-// nextEvent returns the Listener's next Event, failing after d.
-func nextEvent(t *testing.T, l *postgres.Listener, d time.Duration) postgres.Event {
+// next returns the Listener's next notification or error, failing after d
+// or when the Listener is done with nothing more to deliver.
+func next(t *testing.T, l *postgres.Listener, d time.Duration) (postgres.Notification, error) {
 	t.Helper()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+	ctx, cancel := context.WithTimeout(t.Context(), d)
+	defer cancel()
+	for n, err := range l.Notifications(ctx) {
+		return n, err
+	}
 	select {
-	case ev, ok := <-l.Events():
-		require.True(t, ok, "Events closed")
-		return ev
-	case <-timer.C:
-		t.Fatalf("no event within %v; listener %s, err %v", d, l.Status().State, l.Status().Err)
+	case <-l.Done():
+		t.Fatalf("the Listener ended: %v", l.Err())
+	default:
+		t.Fatalf("nothing within %v; listener %s, err %v", d, l.Status().State, l.Status().Err)
 	}
 	panic("unreachable")
 }
@@ -103,17 +121,21 @@ func terminate(t *testing.T, admin *pgx.Conn, app string) int {
 	return len(pids)
 }
 
-// expect reads the next event and checks it is the notification want on
-// channel.
+// expect reads the next delivery and checks it is the notification
+// payload on channel.
 func expect(t *testing.T, l *postgres.Listener, channel, payload string) {
 	t.Helper()
-	ev := nextEvent(t, l, 10*time.Second)
-	require.Equal(t, postgres.Event{Channel: channel, Payload: payload, PID: ev.PID}, ev)
+	n, err := next(t, l, 10*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, postgres.Notification{Channel: channel, Payload: payload, PID: n.PID}, n)
 }
 
-// expectMissed reads the next event and checks it is a Missed event.
-func expectMissed(t *testing.T, l *postgres.Listener, d time.Duration) {
+// expectMissed reads the next delivery and checks it is the ErrMissed
+// error; it returns it.
+func expectMissed(t *testing.T, l *postgres.Listener, d time.Duration) error {
 	t.Helper()
-	ev := nextEvent(t, l, d)
-	require.Equal(t, postgres.Event{Missed: true}, ev)
+	n, err := next(t, l, d)
+	require.ErrorIs(t, err, postgres.ErrMissed)
+	require.Zero(t, n)
+	return err
 }

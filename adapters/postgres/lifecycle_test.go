@@ -2,9 +2,12 @@ package postgres_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -20,7 +23,7 @@ import (
 func TestListenWaitsForTheNextConnect(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: c.DSN()}, Channels: []string{"first"}})
+	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"first"}})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	c.Stop(t, pgtest.Fast)
@@ -46,38 +49,78 @@ func TestListenWaitsForTheNextConnect(t *testing.T) {
 }
 
 // TestRunTwice: a second Run returns ErrAlreadyStarted and leaves the
-// first one's Events channel and pool alone.
+// first one's Listener and pool alone.
 func TestRunTwice(t *testing.T) {
-	o := postgres.Options{DSN: shared.DSN(), Backoff: fast}
-	l, err := postgres.NewListener(postgres.ListenerOptions{Options: o, Channels: []string{"twice"}})
+	o := supervisor.Settings{Backoff: fast}
+	l, err := postgres.NewListener(shared.DSN(), postgres.ListenerOptions{Channels: []string{"twice"}, Supervisor: o})
 	require.NoError(t, err)
-	p, err := postgres.NewPool(postgres.PoolOptions{Options: o})
+	p, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{Supervisor: o})
 	require.NoError(t, err)
 	for _, r := range []runner{l, p} {
 		stop := start(t, r)
 		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		assert.ErrorIs(t, r.Run(context.Background()), supervisor.ErrAlreadyStarted)
 		assert.Equal(t, health.Connected, r.Status().State)
+		select {
+		case <-r.Done():
+			t.Fatal("Done closed by the second Run")
+		default:
+		}
 		require.NoError(t, stop())
 		assert.Equal(t, health.Stopped, r.Status().State)
+		<-r.Done()
+		assert.NoError(t, r.Err())
 	}
-	_, open := <-l.Events()
-	assert.False(t, open)
+	for n, err := range l.Notifications(context.Background()) {
+		t.Fatalf("a delivery after Run returned: %v, %v", n, err)
+	}
 }
 
-// TestPoolRunClosesThePool: the pool lives as long as Run.
+// TestPoolRunClosesThePool: the pool lives as long as Run, and Done is
+// closed only once it is closed: a BeforeClose hook holds the closing
+// pool, and Done waits for it.
 func TestPoolRunClosesThePool(t *testing.T) {
-	p, err := postgres.NewPool(postgres.PoolOptions{Options: postgres.Options{DSN: shared.DSN(), Backoff: fast}})
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	var once sync.Once
+	unblock := func() { once.Do(func() { close(release) }) }
+	p, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{
+		Supervisor: supervisor.Settings{Backoff: fast},
+		Configure: func(c *pgxpool.Config) {
+			c.BeforeClose = func(*pgx.Conn) {
+				select {
+				case entered <- struct{}{}:
+				default:
+				}
+				<-release
+			}
+		},
+	})
 	require.NoError(t, err)
-	stop := start(t, p)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- p.Run(runCtx) }()
+	t.Cleanup(func() { stopRun(); <-p.Done() })
+	t.Cleanup(unblock) // first
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)
 	require.NoError(t, err)
 	assert.ErrorIs(t, p.Run(ctx), supervisor.ErrAlreadyStarted)
 	require.NoError(t, pool.Ping(ctx), "a second Run closed the pool")
-	require.NoError(t, stop())
+	assert.NoError(t, p.Err(), "Err before Done")
+
+	stopRun()
+	<-entered // the pool closes its connection; BeforeClose holds it
+	select {
+	case <-p.Done():
+		t.Fatal("Done was closed before the pool")
+	case <-time.After(100 * time.Millisecond): // a bound on what must not happen
+	}
+	unblock()
+	<-p.Done()
 	assert.Error(t, pool.Ping(ctx), "the pool outlived Run")
+	assert.NoError(t, p.Err())
+	require.NoError(t, <-ran)
 	_, err = p.Conn(ctx)
 	assert.ErrorIs(t, err, supervisor.ErrStopped)
 }

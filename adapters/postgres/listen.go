@@ -9,33 +9,23 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Run connects, LISTENs and delivers notifications until ctx ends (it
-// returns nil) or the Listener gives up (it returns the error). Events is
-// closed when Run returns. Run may be called once.
-func (l *Listener) Run(ctx context.Context) error {
-	if !l.started.CompareAndSwap(false, true) {
-		return l.sup.Run(ctx) // supervisor.ErrAlreadyStarted, and nothing else
-	}
-	defer close(l.events)
-	defer close(l.done)
-	return l.sup.Run(ctx)
-}
-
-// Events returns the channel of notifications and Missed events, in the
-// order the server sent them. It is closed when Run returns. Read it
-// promptly: while it is full, nothing more is read from the server.
-func (l *Listener) Events() <-chan Event { return l.events }
+// Run connects, LISTENs and receives notifications until ctx ends (it
+// returns nil) or the Listener gives up (it returns the error, wrapping
+// supervisor.ErrFailed). Notifications received before it returned can
+// still be read; then Notifications ends. Run may be called once.
+func (l *Listener) Run(ctx context.Context) error { return l.sup.Run(ctx) }
 
 // Listen adds channel to the set LISTENed on every connect and returns
 // once the live connection LISTENs on it, so that a notification sent
 // after Listen returned nil is delivered (or, if the connection breaks
-// first, covered by the Missed event that follows the reconnect). While the Listener is not
-// connected it waits for the next connect (which LISTENs every channel)
-// or for ctx to end; the channel stays in the set either way. It may be
-// called from the goroutine that reads Events, even while Events is full.
+// first, covered by the ErrMissed error that follows the reconnect).
+// While the Listener is not connected it waits for the next connect (which
+// LISTENs every channel) or for ctx to end; the channel stays in the set
+// either way. It may be called from the loop over Notifications, even
+// while the buffer is full.
 func (l *Listener) Listen(ctx context.Context, channel string) error {
-	if err := checkChannel(channel); err != nil {
-		return fmt.Errorf("postgres: listen: channel %w", err)
+	if problem := checkChannel(channel); problem != "" {
+		return fmt.Errorf("postgres: listen: channel %q: %s", channel, problem)
 	}
 	req := &listenRequest{channel: channel, done: make(chan struct{})}
 	l.mu.Lock()
@@ -57,7 +47,10 @@ func (l *Listener) Listen(ctx context.Context, channel string) error {
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("postgres: listen %q: %w", channel, ctx.Err())
-	case <-l.done:
+	case <-l.sup.Done():
+		if err := l.sup.Err(); err != nil {
+			return fmt.Errorf("postgres: listen %q: %w", channel, err)
+		}
 		return fmt.Errorf("postgres: listen %q: %w", channel, supervisor.ErrStopped)
 	}
 }
@@ -77,5 +70,14 @@ func (l *Listener) Status() health.Status { return l.sup.Status() }
 // supervisor.Supervisor.Subscribe.
 func (l *Listener) Subscribe() (<-chan health.Status, func()) { return l.sup.Subscribe() }
 
-// Name returns the Listener's name.
+// Done returns a channel that is closed once Run has returned.
+func (l *Listener) Done() <-chan struct{} { return l.sup.Done() }
+
+// Err returns what Run returned once Done is closed: nil when it stopped
+// because its ctx ended, the error (wrapping supervisor.ErrFailed) when it
+// gave up. Before that it returns nil.
+func (l *Listener) Err() error { return l.sup.Err() }
+
+// Name returns the Listener's name: Supervisor.Name, or the redacted
+// target.
 func (l *Listener) Name() string { return l.sup.Name() }

@@ -2,32 +2,34 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // Defaults of ListenerOptions.
 const (
-	DefaultBuffer               = 64 // the capacity of a Listener's Events channel
+	DefaultBuffer               = 64 // notifications a Listener holds for the program
 	DefaultListenerPingInterval = 30 * time.Second
 )
 
-// ListenerOptions configures NewListener.
+// ListenerOptions configures NewListener. The zero value of every field
+// means its default; NewListener copies it.
 type ListenerOptions struct {
-	Options
 	// Channels are LISTENed on every connect. More can be added while the
 	// Listener runs, with Listen. Names are used exactly as written (quoted
-	// identifiers): pg_notify('Orders', ...) reaches "Orders" only.
+	// identifiers): pg_notify('Orders', ...) reaches "Orders" only. nil:
+	// none yet.
 	Channels []string
 	// PingInterval is how long the connection may stay silent (no
 	// notification) before the Listener pings the server; 0 means
@@ -37,44 +39,46 @@ type ListenerOptions struct {
 	// peer that vanished) would look connected until TCP keep-alive gave
 	// up, minutes later.
 	PingInterval, PingTimeout time.Duration
-	// Buffer is the capacity of the Events channel; 0 means DefaultBuffer
-	// (64). When it is full the Listener stops reading from the server
-	// until the program catches up: memory stays bounded and the server
-	// queues the notifications meanwhile.
+	// Buffer is how many notifications the Listener holds for the program;
+	// 0 means DefaultBuffer (64). When it is full the Listener stops
+	// reading from the server until the program catches up: memory stays
+	// bounded and the server queues the notifications meanwhile.
 	Buffer int
 	// Configure, when set, is called once by NewListener with the parsed
 	// config. nil: none. Its BuildContextWatcherHandler is then replaced:
 	// the Listener interrupts its wait by cancelling a context, which must
 	// be a read deadline, never a cancel request that could hit a LISTEN.
 	Configure func(*pgx.ConnConfig)
+	// TooManyConnectionsHint is the shortest wait after the server refused
+	// a connection with SQLSTATE 53300 (too many connections); 0 means
+	// DefaultTooManyConnectionsHint (5s).
+	TooManyConnectionsHint time.Duration
+	// Supervisor configures the Listener's supervisor; see supervisor.New
+	// for its defaults. An empty Name becomes the DSN's target, redacted.
+	// Its Classify, if set, runs after this package's. The connection
+	// itself stays private, so there is no OnConnect: the Listener's own
+	// LISTENs on every connect.
+	Supervisor supervisor.Settings
 }
 
-// Event is one delivery of a Listener: a notification, or (Missed true)
-// the news that notifications may have been lost.
-type Event struct {
+// Notification is one notification a Listener received.
+type Notification struct {
 	Channel string
 	Payload string
 	PID     uint32 // the notifying backend's process id
-	// Missed is true on the one event delivered after every reconnect
-	// (never after the first connect), once the channels are LISTENed
-	// again: notifications sent while the Listener was disconnected are
-	// lost. Re-read whatever state the notifications describe (pgxlisten's
-	// backlog): every change made after this point is notified. Channel,
-	// Payload and PID are empty.
-	Missed bool
 }
 
 // Listener owns a dedicated connection that LISTENs on a set of channels
-// and delivers notifications on a bounded channel, reconnecting and
-// re-LISTENing whenever the connection breaks. Its methods are safe for
-// concurrent use; the connection itself is never exposed, since a
-// *pgx.Conn cannot be shared with the goroutine that waits on it.
+// and hands the notifications to the program through Notifications,
+// reconnecting and re-LISTENing whenever the connection breaks. It offers
+// the supervisor's Run, Status, Subscribe, Done, Err and Name. Its methods
+// are safe for concurrent use; the connection itself is never exposed,
+// since a *pgx.Conn cannot be shared with the goroutine that waits on it.
 type Listener struct {
 	sup                       *supervisor.Supervisor[*pgx.Conn]
-	events                    chan Event
+	items                     chan item // the bounded buffer, in the order the server sent them
 	pingInterval, pingTimeout time.Duration
-	done                      chan struct{} // closed when Run returns
-	started                   atomic.Bool
+	secrets                   []string
 
 	mu        sync.Mutex
 	channels  []string           // LISTENed on every connect, in the order added
@@ -83,8 +87,14 @@ type Listener struct {
 	wake      chan struct{}      // capacity 1: a Listen call is pending (for Watch blocked delivering)
 
 	// Owned by the supervisor's goroutine (OnConnect and Watch).
-	watches int  // connections that reached Connected
-	missed  bool // a Missed event is owed to the program (one, however many reconnects it covers)
+	owed bool  // an ErrMissed error is owed to the program (one, however many reconnects it covers)
+	lost error // why the connection was lost, for that error; nil when unknown
+}
+
+// item is one delivery: a notification, or the ErrMissed error.
+type item struct {
+	n   Notification
+	err error
 }
 
 // listenRequest is one Listen call waiting for its LISTEN to run.
@@ -93,33 +103,39 @@ type listenRequest struct {
 	done    chan struct{}
 }
 
-// NewListener returns a Listener; Run starts it. Defaults: see Options
-// and ListenerOptions; the Name is "postgres-listener". Bad options are
-// an error that names the field.
-func NewListener(o ListenerOptions) (*Listener, error) {
-	if err := o.check(); err != nil {
+// NewListener returns a Listener on dsn (see NewConn for its forms); Run
+// starts it. Defaults: no Channels yet, PingInterval 30s, PingTimeout 3s,
+// Buffer 64, no Configure, TooManyConnectionsHint 5s, the supervisor's own
+// and Name the redacted target. Bad options are one error wrapping
+// supervisor.ErrInvalidOptions that names the field.
+func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
+	if err := checkDSN(dsn); err != nil {
 		return nil, err
 	}
 	if o.Buffer < 0 {
-		return nil, fmt.Errorf("%w: Buffer %d is negative", ErrInvalidOptions, o.Buffer)
+		return nil, opterr.New(pkg, "Buffer", o.Buffer, "negative")
 	}
 	if err := pingDefaults(&o.PingInterval, &o.PingTimeout, DefaultListenerPingInterval); err != nil {
+		return nil, err
+	}
+	hint, err := checkHint(o.TooManyConnectionsHint)
+	if err != nil {
 		return nil, err
 	}
 	if o.Buffer == 0 {
 		o.Buffer = DefaultBuffer
 	}
-	l := &Listener{events: make(chan Event, o.Buffer), done: make(chan struct{}), wake: make(chan struct{}, 1),
+	l := &Listener{items: make(chan item, o.Buffer), wake: make(chan struct{}, 1),
 		pingInterval: o.PingInterval, pingTimeout: o.PingTimeout}
 	for i, ch := range o.Channels {
-		if err := checkChannel(ch); err != nil {
-			return nil, fmt.Errorf("%w: Channels[%d] %w", ErrInvalidOptions, i, err)
+		if problem := checkChannel(ch); problem != "" {
+			return nil, opterr.New(pkg, "Channels["+strconv.Itoa(i)+"]", channelValue(ch), "%s", problem)
 		}
 		if !slices.Contains(l.channels, ch) {
 			l.channels = append(l.channels, ch)
 		}
 	}
-	cfg, err := parseConn(o.DSN)
+	cfg, err := parseConn(dsn)
 	if err != nil {
 		return nil, err
 	}
@@ -132,23 +148,34 @@ func NewListener(o ListenerOptions) (*Listener, error) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
 	}
-	c := &listenConnector{connector: connector{cfg: cfg, secrets: secretsOf(o.DSN, &cfg.Config)}, l: l}
-	l.sup, err = newSupervisor[*pgx.Conn](c, supervise(o.Options, "postgres-listener", c.secrets, l.onConnect))
+	t := newTarget(dsn, &cfg.Config, hint)
+	l.secrets = t.secrets
+	c := &listenConnector{connector: connector{cfg: cfg, secrets: t.secrets}, l: l}
+	l.sup, err = newSupervisor(t, c, adapt.Options(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// checkChannel rejects names PostgreSQL would not deliver on as written.
-func checkChannel(ch string) error {
+// checkChannel returns what makes ch a name PostgreSQL would not deliver
+// on as written, or "".
+func checkChannel(ch string) string {
 	switch {
 	case ch == "":
-		return fmt.Errorf("is empty")
+		return "empty"
 	case strings.IndexByte(ch, 0) >= 0:
-		return fmt.Errorf("%q contains a NUL byte", ch)
+		return "contains a NUL byte"
 	case len(ch) > 63:
-		return fmt.Errorf("%q is longer than 63 bytes (PostgreSQL's NAMEDATALEN)", ch)
+		return "longer than 63 bytes (PostgreSQL's NAMEDATALEN)"
 	}
-	return nil
+	return ""
+}
+
+// channelValue is ch as an error shows it: nothing for an empty name.
+func channelValue(ch string) any {
+	if ch == "" {
+		return nil
+	}
+	return ch
 }

@@ -11,25 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/postgres"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-func newListener(t *testing.T, o postgres.ListenerOptions) *postgres.Listener {
-	t.Helper()
-	if o.Backoff == (backoff.Config{}) {
-		o.Backoff = fast
-	}
-	l, err := postgres.NewListener(o)
-	require.NoError(t, err)
-	return l
-}
-
 func TestListenerAddsChannelsAtOnceAndAfterReconnect(t *testing.T) {
 	const app = "listener-add"
 	admin := shared.Connect(t)
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN("application_name", app)}, Channels: []string{"alpha"}})
+	l := newListener(t, shared.DSN("application_name", app), postgres.ListenerOptions{Channels: []string{"alpha"}})
 	stop := start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
@@ -55,8 +44,9 @@ func TestListenerAddsChannelsAtOnceAndAfterReconnect(t *testing.T) {
 	assert.EqualValues(t, 2, l.Status().Connects)
 
 	require.NoError(t, stop())
-	_, open := <-l.Events()
-	assert.False(t, open, "Events is closed when Run returns")
+	for n, err := range l.Notifications(context.Background()) {
+		t.Fatalf("Notifications goes on after Run returned: %v, %v", n, err)
+	}
 	err := l.Listen(context.Background(), "gamma")
 	assert.ErrorContains(t, err, "stopped", "Listen after Run returned does not wait forever")
 }
@@ -67,7 +57,7 @@ func TestListenerAddsChannelsAtOnceAndAfterReconnect(t *testing.T) {
 func TestListenWhileNotificationsFlow(t *testing.T) {
 	const n, extra = 2000, 30
 	admin := shared.Connect(t)
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"stream"}, Buffer: 8})
+	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"stream"}, Buffer: 8})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
@@ -92,8 +82,9 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 		}
 	})
 	for i := range n {
-		ev := nextEvent(t, l, 10*time.Second)
-		require.Equal(t, postgres.Event{Channel: "stream", Payload: fmt.Sprint(i), PID: ev.PID}, ev, "event %d", i)
+		n, err := next(t, l, 10*time.Second)
+		require.NoError(t, err)
+		require.Equal(t, postgres.Notification{Channel: "stream", Payload: fmt.Sprint(i), PID: n.PID}, n, "notification %d", i)
 	}
 	wg.Wait()
 	select {
@@ -109,12 +100,13 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 	}
 }
 
-// TestListenFromTheConsumerWhileTheChannelIsFull calls Listen from the
-// goroutine that reads Events while Events is full: the Listener is then
-// blocked delivering, not waiting on the server, and must still serve it.
-func TestListenFromTheConsumerWhileTheChannelIsFull(t *testing.T) {
+// TestListenFromTheConsumerWhileTheBufferIsFull calls Listen from the
+// goroutine that consumes Notifications while the buffer is full: the
+// Listener is then blocked delivering, not waiting on the server, and
+// must still serve it.
+func TestListenFromTheConsumerWhileTheBufferIsFull(t *testing.T) {
 	admin := shared.Connect(t)
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN()}, Channels: []string{"busy"}, Buffer: 1})
+	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"busy"}, Buffer: 1})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	for i := range 5 {

@@ -39,19 +39,21 @@ func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
 }
 
 // watch delivers notifications until conn breaks (it returns why) or ctx
-// ends (Invalidate or stop). After a reconnect it first delivers the
-// Missed event. A Listen call interrupts the wait; the LISTEN runs here,
-// on this goroutine, between two waits.
-func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
-	if l.watches++; l.watches > 1 {
-		l.missed = true
-	}
+// ends (the supervisor stops). After a reconnect it first delivers the
+// ErrMissed error. A Listen call interrupts the wait; the LISTEN runs
+// here, on this goroutine, between two waits.
+func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
+	defer func() {
+		if !l.owed { // the first loss since the program last heard of one
+			l.owed, l.lost = true, scrub(err, l.secrets)
+		}
+	}()
 	for {
-		if l.missed {
-			if ok, err := l.send(ctx, conn, Event{Missed: true}); !ok {
+		if l.owed {
+			if ok, err := l.send(ctx, conn, item{err: l.missed()}); !ok {
 				return err // owed still: delivered after the next connect
 			}
-			l.missed = false
+			l.owed, l.lost = false, nil
 		}
 		if err := l.servePending(ctx, conn); err != nil {
 			return err
@@ -65,7 +67,7 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 		l.arm(nil)
 		cancel()
 		if n != nil {
-			if ok, err := l.send(ctx, conn, Event{Channel: n.Channel, Payload: n.Payload, PID: n.PID}); !ok {
+			if ok, err := l.send(ctx, conn, item{n: Notification{Channel: n.Channel, Payload: n.Payload, PID: n.PID}}); !ok {
 				return err
 			}
 		}
@@ -87,6 +89,15 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) error {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
 	}
+}
+
+// missed returns the error owed after a reconnect: ErrMissed, and why the
+// connection was lost when that is known.
+func (l *Listener) missed() error {
+	if l.lost == nil {
+		return fmt.Errorf("postgres: %w", ErrMissed)
+	}
+	return fmt.Errorf("postgres: %w: connection lost: %w", ErrMissed, l.lost)
 }
 
 // ping checks a connection that stayed silent for PingInterval.
@@ -146,15 +157,16 @@ func serve(reqs []*listenRequest) {
 	}
 }
 
-// send delivers ev unless ctx ends first (false, nil): the program's pace
-// sets the Listener's, and nothing piles up in memory. While it waits, it
-// serves Listen calls, which may come from the very goroutine that reads
-// Events: the connection is idle meanwhile, and ev, received before, is
-// still delivered first. A failed LISTEN is returned (false, err).
-func (l *Listener) send(ctx context.Context, conn *pgx.Conn, ev Event) (bool, error) {
+// send puts it in the buffer unless ctx ends first (false, nil): the
+// program's pace sets the Listener's, and nothing piles up in memory. While
+// it waits, it serves Listen calls, which may come from the very loop over
+// Notifications: the connection is idle meanwhile, and it, received
+// before, is still delivered first. A failed LISTEN is returned (false,
+// err).
+func (l *Listener) send(ctx context.Context, conn *pgx.Conn, it item) (bool, error) {
 	for {
 		select {
-		case l.events <- ev:
+		case l.items <- it:
 			return true, nil
 		case <-ctx.Done():
 			return false, nil

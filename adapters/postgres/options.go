@@ -1,88 +1,48 @@
 package postgres
 
 import (
-	"context"
-	"fmt"
-	"log/slog"
 	"time"
 
-	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Options are the settings NewConn, NewListener and NewPool share. The
-// zero value of every field but DSN means its default; the constructors
-// copy them.
-type Options struct {
-	// DSN is the connection string, as a URL
-	// (postgres://user:password@host:5432/db?sslmode=verify-full) or as
-	// key=value pairs (host=... user=... password='...' dbname=...).
-	// Required. Its password never appears in an error, a log line or a
-	// Status, in either form.
-	DSN string
-	// Name names the connection in Status, errors and logs; the default
-	// depends on the constructor ("postgres", "postgres-listener",
-	// "postgres-pool").
-	Name string
-	// Backoff paces reconnection attempts: default Decorrelated, Base 1s,
-	// Cap 1 minute.
-	Backoff backoff.Config
-	// StableAfter, ConnectTimeout, MaxAttempts, MaxHint, Budget and Logger
-	// are passed to the supervisor; see supervisor.Options for their
-	// meaning and defaults (30s, 20s, never give up, 5 minutes, none,
-	// silent).
-	StableAfter    time.Duration
-	ConnectTimeout time.Duration
-	MaxAttempts    int
-	MaxHint        time.Duration
-	Budget         *backoff.Budget
-	Logger         *slog.Logger
-	// TooManyConnectionsHint is the shortest wait after the server refused
-	// a connection with SQLSTATE 53300 (too many connections); 0 means
-	// DefaultTooManyConnectionsHint (5s).
-	TooManyConnectionsHint time.Duration
+// pkg prefixes every bad-option error of this package.
+const pkg = "postgres"
+
+// target is what the three constructors share: the parsed DSN's secrets,
+// its redacted name and the 53300 hint.
+type target struct {
+	secrets []string
+	name    string
+	tooMany time.Duration
 }
 
-// check validates the fields this package adds to the supervisor's.
-func (o *Options) check() error {
-	if o.TooManyConnectionsHint < 0 {
-		return fmt.Errorf("%w: TooManyConnectionsHint %v is negative", ErrInvalidOptions, o.TooManyConnectionsHint)
+// checkHint checks a TooManyConnectionsHint and returns it with its
+// default filled in.
+func checkHint(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, opterr.New(pkg, "TooManyConnectionsHint", d, "negative")
+	case d == 0:
+		return DefaultTooManyConnectionsHint, nil
 	}
-	if o.TooManyConnectionsHint == 0 {
-		o.TooManyConnectionsHint = DefaultTooManyConnectionsHint
-	}
-	return checkDSN(o.DSN)
+	return d, nil
 }
 
-// supervise returns the supervisor options for o: its name or name, and a
-// Classify that knows the DSN's secrets.
-func supervise[C comparable](o Options, name string, secrets []string, onConnect func(context.Context, C) error) supervisor.Options[C] {
-	if o.Name != "" {
-		name = o.Name
-	}
-	hint := o.TooManyConnectionsHint
-	return supervisor.Options[C]{
-		Name:           name,
-		Backoff:        o.Backoff,
-		StableAfter:    o.StableAfter,
-		ConnectTimeout: o.ConnectTimeout,
-		MaxAttempts:    o.MaxAttempts,
-		MaxHint:        o.MaxHint,
-		Budget:         o.Budget,
-		Logger:         o.Logger,
-		OnConnect:      onConnect,
-		Classify:       func(err error) error { return classify(err, secrets, hint) },
-	}
+// spec is what the adapter adds to the program's supervisor options: the
+// default Name and a Classify that knows the DSN's secrets; the program's
+// Classify runs after it.
+func (t target) spec() adapt.Spec {
+	return adapt.Spec{Pkg: pkg, Name: t.name, Classify: t.classify}
 }
 
-// newSupervisor wraps supervisor.New's option errors with this package's
-// sentinel; they never hold the DSN.
-func newSupervisor[C comparable](c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
-	s, err := supervisor.New(c, o)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidOptions, err)
-	}
-	return s, nil
+func (t target) classify(err error) error { return classify(err, t.secrets, t.tooMany) }
+
+// newSupervisor builds the supervisor of c under o, the adapter's way.
+func newSupervisor[C comparable](t target, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
+	return adapt.New(t.spec(), c, o)
 }
 
 // pingDefaults checks a PingInterval and PingTimeout and fills in their
@@ -91,9 +51,9 @@ func newSupervisor[C comparable](c supervisor.Connector[C], o supervisor.Options
 func pingDefaults(interval, timeout *time.Duration, defInterval time.Duration) error {
 	switch {
 	case *interval < 0:
-		return fmt.Errorf("%w: PingInterval %v is negative", ErrInvalidOptions, *interval)
+		return opterr.New(pkg, "PingInterval", *interval, "negative")
 	case *timeout < 0:
-		return fmt.Errorf("%w: PingTimeout %v is negative", ErrInvalidOptions, *timeout)
+		return opterr.New(pkg, "PingTimeout", *timeout, "negative")
 	}
 	if *interval == 0 {
 		*interval = defInterval

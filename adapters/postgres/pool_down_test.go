@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // TestPoolBacksOffWhileServerIsDown stops the server for 5s: the Pool goes
@@ -23,7 +24,7 @@ func TestPoolBacksOffWhileServerIsDown(t *testing.T) {
 	bo := backoff.Config{Base: 50 * time.Millisecond, Cap: 400 * time.Millisecond}
 	c := pgtest.Start(t, pgtest.Options{})
 	pings := newPingCounter()
-	p := newPool(t, c, "pool-down", pings, postgres.PoolOptions{Options: postgres.Options{Backoff: bo}, PingInterval: 100 * time.Millisecond, PingTimeout: time.Second})
+	p := newPool(t, c, "pool-down", pings, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: bo}, PingInterval: 100 * time.Millisecond, PingTimeout: time.Second})
 	start(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()

@@ -18,12 +18,11 @@ import (
 
 func newPool(t *testing.T, c *pgtest.Cluster, app string, pings *pingCounter, o postgres.PoolOptions) *postgres.Pool {
 	t.Helper()
-	o.DSN = c.DSN("application_name", app, "pool_max_conns", "2")
-	if o.Backoff == (backoff.Config{}) {
-		o.Backoff = fast
+	if o.Supervisor.Backoff == (backoff.Config{}) {
+		o.Supervisor.Backoff = fast
 	}
 	o.Configure = pings.configure
-	p, err := postgres.NewPool(o)
+	p, err := postgres.NewPool(c.DSN("application_name", app, "pool_max_conns", "2"), o)
 	require.NoError(t, err)
 	return p
 }
@@ -36,7 +35,7 @@ func TestTerminatedBackendsRecover(t *testing.T) {
 	admin := shared.Connect(t)
 	pings := newPingCounter()
 	p := newPool(t, shared, "pool-terminate", pings, postgres.PoolOptions{PingInterval: 30 * time.Millisecond, PingTimeout: time.Second})
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: shared.DSN("application_name", "listener-terminate")}, Channels: []string{"t"}})
+	l := newListener(t, shared.DSN("application_name", "listener-terminate"), postgres.ListenerOptions{Channels: []string{"t"}})
 	start(t, p)
 	start(t, l)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

@@ -14,17 +14,18 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
-// waitQueued waits until the Listener has received n events the test has
-// not read yet. Nothing signals that: poll, with a deadline.
+// waitQueued waits until the Listener has received n notifications the
+// test has not read yet. Nothing signals that: poll, with a deadline.
 func waitQueued(t *testing.T, l *postgres.Listener, n int) {
 	t.Helper()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.Now().Add(10 * time.Second)
-	for len(l.Events()) < n {
-		require.True(t, time.Now().Before(deadline), "%d of %d notifications arrived", len(l.Events()), n)
+	for postgres.Buffered(l) < n {
+		require.True(t, time.Now().Before(deadline), "%d of %d notifications arrived", postgres.Buffered(l), n)
 		<-tick.C
 	}
 }
@@ -32,11 +33,11 @@ func waitQueued(t *testing.T, l *postgres.Listener, n int) {
 // TestListenerSurvivesServerRestarts restarts the server under a running
 // Listener, in fast and then immediate mode. Notifications the Listener
 // had received but the program had not read yet are still delivered;
-// then exactly one Missed event; then everything sent after it.
+// then exactly one ErrMissed error; then everything sent after it.
 func TestListenerSurvivesServerRestarts(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{DSN: c.DSN()}, Channels: []string{"jobs"}, Buffer: 100})
+	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"jobs"}, Buffer: 100})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
@@ -62,7 +63,7 @@ func TestListenerSurvivesServerRestarts(t *testing.T) {
 	}
 	sender := c.Connect(t)
 	notify(t, sender, "jobs", "last")
-	expect(t, l, "jobs", "last") // no second Missed event is queued before it
+	expect(t, l, "jobs", "last") // no second ErrMissed error is queued before it
 }
 
 // TestListenerSurvivesBackendCrash kills one backend with SIGKILL: the
@@ -72,9 +73,9 @@ func TestListenerSurvivesBackendCrash(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
 	var logs testkit.Buffer
-	l := newListener(t, postgres.ListenerOptions{Options: postgres.Options{
-		DSN: c.DSN(), Logger: jsonLogger(&logs), Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 40 * time.Millisecond},
-	}, Channels: []string{"crash"}})
+	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"crash"}, Supervisor: supervisor.Settings{
+		Logger: jsonLogger(&logs), Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 40 * time.Millisecond},
+	}})
 	start(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 

@@ -7,12 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -22,20 +24,21 @@ import (
 // quotes, '%', a backslash and non-ASCII letters.
 const badPassword = `Wr0ng p@ss'w%rd "ü\x`
 
-// kinds builds each supervised kind from Options, as a runner.
-var kinds = map[string]func(t *testing.T, o postgres.Options) runner{
-	"conn": func(t *testing.T, o postgres.Options) runner {
-		s, err := postgres.NewConn(postgres.ConnOptions{Options: o})
+// kinds builds each supervised kind on dsn with supervisor settings o, as
+// a runner.
+var kinds = map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
+	"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: adapt.Options[*pgx.Conn](o, nil)})
 		require.NoError(t, err)
 		return s
 	},
-	"listener": func(t *testing.T, o postgres.Options) runner {
-		l, err := postgres.NewListener(postgres.ListenerOptions{Options: o, Channels: []string{"x"}})
+	"listener": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+		l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"x"}, Supervisor: o})
 		require.NoError(t, err)
 		return l
 	},
-	"pool": func(t *testing.T, o postgres.Options) runner {
-		p, err := postgres.NewPool(postgres.PoolOptions{Options: o})
+	"pool": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+		p, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: o})
 		require.NoError(t, err)
 		return p
 	},
@@ -56,6 +59,8 @@ func failsOnce(t *testing.T, r runner, code string) (health.Status, error) {
 	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
 	err := stop()
 	require.ErrorIs(t, err, supervisor.ErrFailed)
+	<-r.Done()
+	assert.Equal(t, err, r.Err(), "Err is what Run returned")
 	assert.Equal(t, 1, st.Attempt, "attempts before Failed")
 	assert.Zero(t, st.Connects)
 	var pg *pgconn.PgError
@@ -75,7 +80,7 @@ func TestWrongPasswordFailsAtOnceAndNeverShowsIt(t *testing.T) {
 		for kind, build := range kinds {
 			t.Run(form+"/"+kind, func(t *testing.T) {
 				var logs testkit.Buffer
-				r := build(t, postgres.Options{DSN: dsn, Backoff: fast, Logger: jsonLogger(&logs)})
+				r := build(t, dsn, supervisor.Settings{Backoff: fast, Logger: jsonLogger(&logs)})
 				st, runErr := failsOnce(t, r, "28P01")
 
 				var ce *pgconn.ConnectError
@@ -88,7 +93,7 @@ func TestWrongPasswordFailsAtOnceAndNeverShowsIt(t *testing.T) {
 				require.Contains(t, body, "28P01", "the verbose body shows the error")
 				for name, text := range map[string]string{
 					"Status.Err": st.Err.Error(), "Status.Err %+v": fmt.Sprintf("%+v", st.Err), "Status %#v": fmt.Sprintf("%#v", st),
-					"Run error": runErr.Error(), "slog": logs.String(), "readiness": body,
+					"Run error": runErr.Error(), "slog": logs.String(), "readiness": body, "Name": r.Name(),
 				} {
 					for _, part := range []string{badPassword, "Wr0ng", "w%rd", `"ü`} {
 						assert.NotContains(t, text, part, "%s shows the password", name)
@@ -103,7 +108,7 @@ func TestWrongPasswordFailsAtOnceAndNeverShowsIt(t *testing.T) {
 func TestMissingDatabaseFailsAtOnce(t *testing.T) {
 	for kind, build := range kinds {
 		t.Run(kind, func(t *testing.T) {
-			r := build(t, postgres.Options{DSN: shared.URL(pgtest.User, shared.Password(), "no_such_db"), Backoff: fast})
+			r := build(t, shared.URL(pgtest.User, shared.Password(), "no_such_db"), supervisor.Settings{Backoff: fast})
 			st, _ := failsOnce(t, r, "3D000")
 			assert.Contains(t, st.Err.Error(), "no_such_db")
 			assert.NotContains(t, st.Err.Error(), shared.Password())

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // TestTooManyConnectionsWaitsForTheHint fills max_connections: attempts
@@ -27,7 +29,7 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	c.Connect(t)
 	c.Connect(t)
 
-	s, err := postgres.NewConn(postgres.ConnOptions{Options: postgres.Options{DSN: c.DSN(), Backoff: bo, TooManyConnectionsHint: hint}})
+	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Backoff: bo}})
 	require.NoError(t, err)
 	start(t, s)
 	var st health.Status

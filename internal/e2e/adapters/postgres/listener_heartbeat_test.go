@@ -9,20 +9,20 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/internal/toxitest"
 )
 
 // TestListenerHeartbeatFindsASilentPath stalls the path to the server (no
 // data, no close): an idle Listener only reads, so only its ping can tell.
 // It must leave Connected within PingInterval + PingTimeout, and after the
-// path is back, reconnect and say that notifications may have been missed.
+// path is back, reconnect and say that notifications may have been missed
+// (ErrMissed, with why the connection was lost).
 func TestListenerHeartbeatFindsASilentPath(t *testing.T) {
 	proxy := toxitest.New(t, shared.Addr())
 	dsn := shared.DSNVia(proxy.Addr(), "application_name", "listener-heartbeat")
 	const interval, timeout = 300 * time.Millisecond, 300 * time.Millisecond
-	l := newListener(t, postgres.ListenerOptions{
-		Options:      postgres.Options{DSN: dsn},
+	l := newListener(t, dsn, postgres.ListenerOptions{
 		Channels:     []string{"hb"},
 		PingInterval: interval,
 		PingTimeout:  timeout,
@@ -41,6 +41,8 @@ func TestListenerHeartbeatFindsASilentPath(t *testing.T) {
 	t.Logf("silent path found after %v (interval %v + timeout %v)", found.Round(time.Millisecond), interval, timeout)
 
 	proxy.Remove(t, "silent")
-	ev := nextEvent(t, l, 10*time.Second)
-	assert.True(t, ev.Missed, "after the reconnect, the program hears that it may have missed notifications")
+	n, err := next(t, l, 10*time.Second)
+	assert.ErrorIs(t, err, postgres.ErrMissed, "after the reconnect, the program hears that it may have missed notifications")
+	assert.ErrorContains(t, err, "heartbeat", "and why the connection was lost")
+	assert.Zero(t, n)
 }

@@ -10,8 +10,9 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // TestPoolRunReturnsPromptlyOnAStalledNetwork ends a Pool's Run while its
@@ -22,8 +23,8 @@ func TestPoolRunReturnsPromptlyOnAStalledNetwork(t *testing.T) {
 	proxy := toxitest.New(t, shared.Addr())
 	dsn := shared.DSNVia(proxy.Addr(), "application_name", "pool-stall", "pool_max_conns", "2")
 	pings := newPingCounter()
-	p, err := postgres.NewPool(postgres.PoolOptions{
-		Options:      postgres.Options{DSN: dsn, Backoff: fast},
+	p, err := postgres.NewPool(dsn, postgres.PoolOptions{
+		Supervisor:   supervisor.Settings{Backoff: fast},
 		PingInterval: 50 * time.Millisecond,
 		PingTimeout:  10 * time.Second, // the ping waits; Run's end interrupts it
 		Configure:    pings.configure,

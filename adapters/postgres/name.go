@@ -1,0 +1,90 @@
+package postgres
+
+import (
+	"net"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/redial-go/redial/internal/redact"
+)
+
+// nameOf returns the default Name of a supervisor over cfg: its target,
+// built from the parsed config and holding no secret by construction,
+// postgres://user@host:port/dbname, the hosts of a multi-host DSN joined
+// with commas (postgres://app@h1:5432,h2:5433/db). A part that shares a
+// piece with one of secrets (a malformed DSN that pgx read another way
+// than its author meant, taking part of the password for the host) is
+// masked whole.
+func nameOf(cfg *pgconn.Config, secrets []string) string {
+	clean := func(s string) string {
+		if sharesPiece(s, secrets) {
+			return redact.Mask
+		}
+		return s
+	}
+	var hosts []string
+	add := func(host string, port uint16) {
+		hp := net.JoinHostPort(clean(host), strconv.Itoa(int(port)))
+		if !slices.Contains(hosts, hp) { // sslmode=prefer lists every host twice
+			hosts = append(hosts, hp)
+		}
+	}
+	add(cfg.Host, cfg.Port)
+	for _, f := range cfg.Fallbacks {
+		add(f.Host, f.Port)
+	}
+	var b strings.Builder
+	b.WriteString("postgres://")
+	if cfg.User != "" {
+		b.WriteString(url.User(clean(cfg.User)).String() + "@")
+	}
+	b.WriteString(strings.Join(hosts, ","))
+	b.WriteString("/" + url.PathEscape(clean(cfg.Database)))
+	return b.String()
+}
+
+// newTarget returns what a constructor knows of dsn once parsed as cfg.
+func newTarget(dsn string, cfg *pgconn.Config, tooMany time.Duration) target {
+	secrets := secretsOf(dsn, cfg)
+	return target{secrets: secrets, name: nameOf(cfg, secrets), tooMany: tooMany}
+}
+
+// sharesPiece reports whether part holds a secret of 4 bytes or more, or a
+// piece of one (split at the separators of a DSN), or whether a piece of
+// part is in a secret: whichever way pgx cut and decoded the DSN, a part
+// that holds text of the password shows.
+func sharesPiece(part string, secrets []string) bool {
+	mine := pieces(part)
+	for _, sec := range secrets {
+		if len(sec) >= 4 && strings.Contains(part, sec) {
+			return true
+		}
+		for _, p := range pieces(sec) {
+			if strings.Contains(part, p) {
+				return true
+			}
+		}
+		for _, p := range mine {
+			if strings.Contains(sec, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pieces splits s at separators and returns the pieces of 4 bytes or more.
+func pieces(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(s, separator) {
+		if len(f) >= 4 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
