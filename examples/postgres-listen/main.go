@@ -21,28 +21,40 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
 )
 
 func main() {
-	dsn := flag.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL DSN (URL or key=value); default $DATABASE_URL")
-	channels := flag.String("channels", "orders", "comma-separated channels to LISTEN on")
-	duration := flag.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
-	flag.Parse()
-	if *dsn == "" {
-		fmt.Fprint(os.Stderr, howToStart)
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is the command: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("postgres-listen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dsn := fs.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL DSN (URL or key=value); default $DATABASE_URL")
+	channels := fs.String("channels", "orders", "comma-separated channels to LISTEN on")
+	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *dsn == "" {
+		fmt.Fprint(stderr, howToStart)
+		return 2
+	}
 	if *duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	if err := run(ctx, os.Stdout, *dsn, strings.Split(*channels, ",")); err != nil {
-		fmt.Fprintln(os.Stderr, "postgres-listen:", err)
-		os.Exit(1)
+	if err := listen(ctx, stdout, *dsn, strings.Split(*channels, ",")); err != nil {
+		fmt.Fprintln(stderr, "postgres-listen:", err)
+		return 1
 	}
+	return 0
 }
 
 const howToStart = `postgres-listen needs a PostgreSQL server: pass -dsn or set DATABASE_URL.
@@ -55,32 +67,30 @@ A throwaway one, on Debian (as a user other than root):
   psql -h 127.0.0.1 -p 5499 -U postgres -c "NOTIFY orders, 'order 42'"
 `
 
-// run follows the channels until ctx ends.
-func run(ctx context.Context, w io.Writer, dsn string, channels []string) error {
-	l, err := postgres.NewListener(postgres.ListenerOptions{
-		Options: postgres.Options{
-			DSN:     dsn,
+// listen follows the channels until ctx ends (nil) or the Listener gives
+// up (its error: a wrong password, a database that does not exist).
+func listen(ctx context.Context, w io.Writer, dsn string, channels []string) error {
+	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{
+		Channels: channels,
+		Supervisor: supervisor.Settings{
 			Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 5 * time.Second},
 			Logger:  slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		},
-		Channels: channels,
 	})
 	if err != nil {
 		return err
 	}
-	done := make(chan error, 1)
-	go func() { done <- l.Run(ctx) }()
+	go func() { _ = l.Run(ctx) }()
 	fmt.Fprintf(w, "listening on %s as %s; Ctrl-C to stop\n", strings.Join(channels, ", "), l.Name())
-	for {
-		select {
-		case ev := <-l.Events():
-			if ev.Missed {
-				fmt.Fprintln(w, "reconnected: notifications may have been missed; resync here")
-				continue
-			}
-			fmt.Fprintf(w, "%s: %s\n", ev.Channel, ev.Payload)
-		case err := <-done:
-			return err
+	// The loop waits while the Listener reconnects and ends when ctx ends
+	// or the Listener gives up: it cannot spin.
+	for n, err := range l.Notifications(ctx) {
+		if err != nil { // postgres.ErrMissed, after a reconnect
+			fmt.Fprintf(w, "reconnected: %v; resync here\n", err)
+			continue
 		}
+		fmt.Fprintf(w, "%s: %s\n", n.Channel, n.Payload)
 	}
+	<-l.Done()
+	return l.Err()
 }

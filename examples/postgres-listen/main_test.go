@@ -23,7 +23,7 @@ func TestListenAcrossARestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out testkit.Buffer
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, &out, pg.DSN(), []string{"orders"}) }()
+	go func() { done <- listen(ctx, &out, pg.DSN(), []string{"orders"}) }()
 
 	notify := func(payload string) {
 		c := pg.Connect(t)
@@ -41,4 +41,15 @@ func TestListenAcrossARestart(t *testing.T) {
 	cancel()
 	require.NoError(t, <-done)
 	assert.NotContains(t, out.String(), pg.Password(), "the password never shows")
+}
+
+// TestExitsWhenThePasswordIsWrong points the command at a server that
+// refuses the role's password: the Listener gives up at once (28P01) and
+// the command exits non-zero with one line that says why, never the
+// password itself.
+func TestExitsWhenThePasswordIsWrong(t *testing.T) {
+	pg := pgtest.Start(t, pgtest.Options{})
+	dsn := pg.URL("postgres", "wrong-password", "postgres")
+	out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
+	assert.NotContains(t, out, "wrong-password")
 }
