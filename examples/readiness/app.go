@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"sync"
@@ -29,6 +28,7 @@ type app struct {
 	feed      *supervisor.Supervisor[*websocket.Conn]
 	cache     *supervisor.Supervisor[net.Conn]
 	cancel    context.CancelFunc
+	failed    chan error // the first critical supervisor that gave up: the program exits
 	wg        sync.WaitGroup
 }
 
@@ -37,23 +37,21 @@ type app struct {
 var quick = backoff.Config{Base: 100 * time.Millisecond, Cap: time.Second}
 
 func start(ctx context.Context, dsn string) (*app, error) {
-	a := &app{mux: http.NewServeMux(), upstreams: map[string]*upstream{}}
+	a := &app{mux: http.NewServeMux(), upstreams: map[string]*upstream{}, failed: make(chan error, 1)}
 	ctx, a.cancel = context.WithCancel(ctx)
 	if err := a.startUpstreams(); err != nil {
 		a.stop()
 		return nil, err
 	}
 	var err error
-	a.feed, err = redialws.New(redialws.Options{
-		URL:          "ws://" + a.upstreams["feed"].addr + "/feed",
+	a.feed, err = redialws.New("ws://"+a.upstreams["feed"].addr+"/feed", redialws.Options{
 		PingInterval: time.Second,
 		PingTimeout:  time.Second,
 		Supervisor:   supervisor.Options[*websocket.Conn]{Name: "feed", Backoff: quick},
 	})
 	if err == nil {
-		a.cache, err = tcp.New(tcp.Options{
-			DialOptions: tcp.DialOptions{Address: a.upstreams["cache"].addr},
-			Supervisor:  supervisor.Options[net.Conn]{Name: "cache", Backoff: quick},
+		a.cache, err = tcp.New(a.upstreams["cache"].addr, tcp.Options{
+			Supervisor: supervisor.Options[net.Conn]{Name: "cache", Backoff: quick},
 		})
 	}
 	if err != nil {
@@ -62,18 +60,18 @@ func start(ctx context.Context, dsn string) (*app, error) {
 	}
 	a.reg.Add("feed", a.feed, true)
 	a.reg.Add("cache", a.cache, false) // the app works without it: not critical
-	a.wg.Go(func() { _ = a.feed.Run(ctx) })
+	a.wg.Go(func() { a.critical(a.feed.Run(ctx)) })
 	a.wg.Go(func() { readFeed(ctx, a.feed) })
 	a.wg.Go(func() { _ = a.cache.Run(ctx) })
 	a.wg.Go(func() { readCache(ctx, a.cache) })
 	if dsn != "" {
-		pool, err := postgres.NewPool(postgres.PoolOptions{Options: postgres.Options{DSN: dsn, Name: "orders-db", Backoff: quick}})
+		pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "orders-db", Backoff: quick}})
 		if err != nil {
 			a.stop()
 			return nil, err
 		}
 		a.reg.Add("orders-db", pool, true)
-		a.wg.Go(func() { _ = pool.Run(ctx) })
+		a.wg.Go(func() { a.critical(pool.Run(ctx)) })
 	}
 	return a, a.routes()
 }
@@ -117,6 +115,18 @@ func (a *app) routes() error {
 	return nil
 }
 
+// critical records a critical supervisor's Run error: one that gave up
+// for good (a wrong password, say) ends the program, since no restart of
+// the connection can help it. The first one wins.
+func (a *app) critical(err error) {
+	if err != nil {
+		select {
+		case a.failed <- err:
+		default:
+		}
+	}
+}
+
 // stop ends every supervisor and upstream.
 func (a *app) stop() {
 	a.cancel()
@@ -126,25 +136,22 @@ func (a *app) stop() {
 	}
 }
 
-// readFeed reads the feed, as a program does; Read reports failures.
+// readFeed reads the feed, as a program does; Messages reports failures
+// to the supervisor and ends when it stops or gives up.
 func readFeed(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn]) {
-	for {
-		_, _, err := redialws.Read(ctx, s)
-		if ctx.Err() != nil || errors.Is(err, supervisor.ErrFailed) || errors.Is(err, supervisor.ErrStopped) {
-			return
-		}
+	for range redialws.Messages(ctx, s) {
 	}
 }
 
 // readCache is the cache connection's reader: it sees EOF when the cache
 // goes away and reports it.
 func readCache(ctx context.Context, s *supervisor.Supervisor[net.Conn]) {
-	conn, err := s.Conn(ctx)
 	buf := make([]byte, 512)
-	for err == nil {
+	for conn := range s.Connections(ctx) {
+		var err error
 		for err == nil {
 			_, err = conn.Read(buf)
 		}
-		conn, err = tcp.Reconnect(ctx, s, conn, err)
+		s.Invalidate(conn, err)
 	}
 }

@@ -9,7 +9,9 @@
 //	curl -X POST 127.0.0.1:8080/upstream/feed/stop   # and /start: watch /readyz follow
 //
 // It starts its own upstreams (a WebSocket feed, critical; a TCP cache, not
-// critical) and, with -dsn, a PostgreSQL pool (critical).
+// critical) and, with -dsn, a PostgreSQL pool (critical). When a critical
+// connection gives up for good (a wrong password, say) it exits 1 with one
+// line that says why.
 package main
 
 import (
@@ -25,18 +27,30 @@ import (
 )
 
 func main() {
-	addr := flag.String("addr", "127.0.0.1:8080", "where to serve the probes")
-	dsn := flag.String("dsn", "", "optional PostgreSQL DSN: adds a critical pool")
-	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := serve(ctx, os.Stdout, *addr, *dsn); err != nil {
-		fmt.Fprintln(os.Stderr, "readiness:", err)
-		os.Exit(1)
-	}
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
-// serve runs the app and its HTTP server until ctx ends.
+// run is the command: it returns the exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("readiness", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "where to serve the probes")
+	dsn := fs.String("dsn", "", "optional PostgreSQL DSN: adds a critical pool")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := serve(ctx, stdout, *addr, *dsn); err != nil {
+		fmt.Fprintln(stderr, "readiness:", err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the app and its HTTP server until ctx ends (nil) or a
+// critical connection gives up for good (its error).
 func serve(ctx context.Context, w io.Writer, addr, dsn string) error {
 	a, err := start(ctx, dsn)
 	if err != nil {
@@ -49,12 +63,22 @@ func serve(ctx context.Context, w io.Writer, addr, dsn string) error {
 	}
 	srv := &http.Server{Handler: a.mux, ReadHeaderTimeout: 5 * time.Second}
 	fmt.Fprintf(w, "probes on http://%s: /readyz /livez /metrics; POST /upstream/{feed,cache}/{stop,start}\n", ln.Addr())
+	failed := make(chan error, 1)
 	go func() {
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case err := <-a.failed:
+			failed <- err
+		}
 		_ = srv.Close()
 	}()
 	if err := srv.Serve(ln); err != http.ErrServerClosed {
 		return err
 	}
-	return nil
+	select {
+	case err := <-failed:
+		return err
+	default:
+		return nil
+	}
 }

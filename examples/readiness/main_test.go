@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -64,4 +65,14 @@ func TestProbesFollowTheUpstreams(t *testing.T) {
 	assert.Contains(t, metrics, `redial_up{name="cache"} 0`)
 	assert.Contains(t, metrics, `redial_up{name="feed"} 1`)
 	assert.Contains(t, metrics, `redial_connects_total{name="feed"} 2`)
+}
+
+// TestExitsWhenTheDatabaseRefusesForGood gives the pool a wrong password:
+// the critical pool gives up (28P01), so the command exits within 5s,
+// non-zero, with one line that says why.
+func TestExitsWhenTheDatabaseRefusesForGood(t *testing.T) {
+	pg := pgtest.Start(t, pgtest.Options{})
+	dsn := pg.URL("postgres", "wrong-password", "postgres")
+	out := testkit.ExitsForGood(t, run, "password authentication failed", "-addr", "127.0.0.1:0", "-dsn", dsn)
+	assert.NotContains(t, out, "wrong-password")
 }
