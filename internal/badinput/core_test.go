@@ -3,6 +3,7 @@ package badinput
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,24 +18,30 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// bad is one call with bad input and the words its error must contain.
+// bad is one call with bad input and the error it must give.
 type bad struct {
 	name string
 	call func() error
-	want string // the field the error names
+	want string // the whole error text: `<package>: <Field> <value>: <what is wrong>`
 }
 
-// check runs every case: an error naming the field, never a panic.
+// check runs every case: never a panic; one error, wrapping
+// supervisor.ErrInvalidOptions, whose text is want and says its package
+// prefix once.
 func check(t *testing.T, cases []bad) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
 			assert.NotPanics(t, func() { err = c.call() })
-			if assert.Error(t, err) {
-				assert.Contains(t, err.Error(), c.want)
-				t.Log(err)
+			if !assert.Error(t, err) {
+				return
 			}
+			t.Log(err)
+			assert.EqualError(t, err, c.want)
+			assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
+			prefix, _, _ := strings.Cut(c.want, ": ")
+			assert.Equal(t, 1, strings.Count(err.Error(), prefix+": "), "the prefix %q is said once", prefix)
 		})
 	}
 }
@@ -52,47 +59,45 @@ func newSupervisor(o supervisor.Options[*int]) error {
 }
 
 func TestCoreBadInput(t *testing.T) {
+	retry := func(o backoff.RetryOptions) func() error {
+		return func() error {
+			_, err := backoff.Retry(context.Background(), func(context.Context) (int, error) { return 0, nil }, o)
+			return err
+		}
+	}
+	newBackoff := func(c backoff.Config) func() error {
+		return func() error { _, err := backoff.New(c); return err }
+	}
 	check(t, []bad{
-		{"backoff negative Base", func() error { _, err := backoff.New(backoff.Config{Base: -time.Second}); return err }, "Base"},
-		{"backoff negative Cap", func() error { _, err := backoff.New(backoff.Config{Cap: -1}); return err }, "Cap"},
-		{"backoff Cap of a century", func() error { _, err := backoff.New(backoff.Config{Cap: century}); return err }, "Cap"},
-		{"backoff Base larger than Cap", func() error {
-			_, err := backoff.New(backoff.Config{Base: time.Hour, Cap: time.Minute})
-			return err
-		}, "Cap 1m0s is shorter than Base 1h0m0s"},
-		{"backoff Base larger than default Cap", func() error { _, err := backoff.New(backoff.Config{Base: century}); return err }, "Base"},
-		{"backoff unknown strategy", func() error { _, err := backoff.New(backoff.Config{Strategy: 42}); return err }, "Strategy"},
-		{"budget zero ratio", func() error { _, err := backoff.NewBudget(0, 10); return err }, "ratio"},
-		{"budget NaN ratio", func() error { _, err := backoff.NewBudget(math.NaN(), 10); return err }, "ratio"},
-		{"budget infinite max", func() error { _, err := backoff.NewBudget(0.1, math.Inf(1)); return err }, "max"},
-		{"retry negative MaxAttempts", func() error {
-			_, err := backoff.Retry(context.Background(), func(context.Context) (int, error) { return 0, nil }, backoff.RetryOptions{MaxAttempts: -1})
-			return err
-		}, "MaxAttempts"},
-		{"retry negative MaxHint", func() error {
-			_, err := backoff.Retry(context.Background(), func(context.Context) (int, error) { return 0, nil }, backoff.RetryOptions{MaxHint: -1})
-			return err
-		}, "MaxHint"},
-		{"retry Cap of a century", func() error {
-			_, err := backoff.Retry(context.Background(), func(context.Context) (int, error) { return 0, nil }, backoff.RetryOptions{Backoff: backoff.Config{Cap: century}})
-			return err
-		}, "Cap"},
-		{"supervisor nil Connector", func() error { _, err := supervisor.New[*int](nil, supervisor.Options[*int]{}); return err }, "Connector"},
-		{"supervisor negative StableAfter", func() error { return newSupervisor(supervisor.Options[*int]{StableAfter: -1}) }, "StableAfter"},
-		{"supervisor negative ConnectTimeout", func() error { return newSupervisor(supervisor.Options[*int]{ConnectTimeout: -1}) }, "ConnectTimeout"},
-		{"supervisor negative MaxAttempts", func() error { return newSupervisor(supervisor.Options[*int]{MaxAttempts: -3}) }, "MaxAttempts"},
-		{"supervisor negative MaxHint", func() error { return newSupervisor(supervisor.Options[*int]{MaxHint: -time.Second}) }, "MaxHint"},
+		{"backoff negative Base", newBackoff(backoff.Config{Base: -time.Second}), "backoff: Base -1s: negative"},
+		{"backoff negative Cap", newBackoff(backoff.Config{Cap: -1}), "backoff: Cap -1ns: negative"},
+		{"backoff Cap of a century", newBackoff(backoff.Config{Cap: century}), "backoff: Cap 876000h0m0s: longer than 24h0m0s"},
+		{"backoff Base larger than Cap", newBackoff(backoff.Config{Base: time.Hour, Cap: time.Minute}), "backoff: Cap 1m0s: shorter than Base 1h0m0s"},
+		{"backoff Base larger than default Cap", newBackoff(backoff.Config{Base: century}), "backoff: Cap 1m0s: shorter than Base 876000h0m0s"},
+		{"backoff unknown strategy", newBackoff(backoff.Config{Strategy: 42}), "backoff: Strategy 42: unknown (want Decorrelated, Full, Equal or Exponential)"},
+		{"budget zero ratio", func() error { _, err := backoff.NewBudget(0, 10); return err }, "backoff: ratio 0: not in (0, 1000]"},
+		{"budget NaN ratio", func() error { _, err := backoff.NewBudget(math.NaN(), 10); return err }, "backoff: ratio NaN: not in (0, 1000]"},
+		{"budget infinite max", func() error { _, err := backoff.NewBudget(0.1, math.Inf(1)); return err }, "backoff: max +Inf: not in [1, 1e9]"},
+		{"retry negative MaxAttempts", retry(backoff.RetryOptions{MaxAttempts: -1}), "backoff: MaxAttempts -1: negative"},
+		{"retry negative MaxHint", retry(backoff.RetryOptions{MaxHint: -1}), "backoff: MaxHint -1ns: negative"},
+		{"retry Cap of a century", retry(backoff.RetryOptions{Backoff: backoff.Config{Cap: century}}), "backoff: Cap 876000h0m0s: longer than 24h0m0s"},
+		{"supervisor nil Connector", func() error { _, err := supervisor.New[*int](nil, supervisor.Options[*int]{}); return err }, "supervisor: Connector: nil"},
+		{"supervisor negative StableAfter", func() error { return newSupervisor(supervisor.Options[*int]{StableAfter: -1}) }, "supervisor: StableAfter -1ns: negative"},
+		{"supervisor negative ConnectTimeout", func() error { return newSupervisor(supervisor.Options[*int]{ConnectTimeout: -1}) }, "supervisor: ConnectTimeout -1ns: negative"},
+		{"supervisor negative MaxAttempts", func() error { return newSupervisor(supervisor.Options[*int]{MaxAttempts: -3}) }, "supervisor: MaxAttempts -3: negative"},
+		{"supervisor negative MaxHint", func() error { return newSupervisor(supervisor.Options[*int]{MaxHint: -time.Second}) }, "supervisor: MaxHint -1s: negative"},
 		{"supervisor Cap of a century", func() error {
 			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Cap: century}})
-		}, "Cap"},
+		}, "supervisor: Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor unknown strategy", func() error {
 			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Strategy: -7}})
-		}, "Strategy"},
-		{"policy negative StableAfter", func() error {
-			_, err := supervisor.NewPolicy(supervisor.PolicyConfig{StableAfter: -1})
-			return err
-		}, "StableAfter"},
-		{"prometheus nil registry", func() error { _, err := redialprom.New(nil); return err }, "Registry"},
-		{"health unknown state name", func() error { var s health.State; return s.UnmarshalText([]byte("up")) }, "state"},
+		}, "supervisor: Backoff.Strategy -7: unknown (want Decorrelated, Full, Equal or Exponential)"},
+		{"prometheus nil registry", func() error { _, err := redialprom.New(nil); return err }, "prometheus: registry: nil"},
 	})
+}
+
+// A state name is data, not an option: a plain error that names it.
+func TestUnknownStateName(t *testing.T) {
+	var s health.State
+	assert.EqualError(t, s.UnmarshalText([]byte("up")), `health: unknown state "up"`)
 }
