@@ -20,6 +20,10 @@ import (
 type connector struct {
 	o      Options
 	target target
+	// dial and close name the step in errors: "dial" alone when the
+	// supervisor's Name is the redacted url already (the default), so the
+	// url is not said twice; with the url when the program chose a Name.
+	dial, close string
 
 	mu    sync.Mutex
 	conns map[*websocket.Conn]*connState
@@ -45,7 +49,10 @@ func newConnector(url string, o Options) (*connector, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState)}
+	c := &connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState), dial: "dial", close: "close"}
+	if o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted {
+		c.dial, c.close = fmt.Sprintf("dial %q", t.redacted), fmt.Sprintf("close %q", t.redacted)
+	}
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
 	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
@@ -90,7 +97,7 @@ func (c *connector) Close(conn *websocket.Conn) error {
 		<-st.readDone
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("close %q: %s", c.target.redacted, c.target.redact(err.Error()))
+		return fmt.Errorf("%s: %s", c.close, c.target.redact(err.Error()))
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (c *connector) dialError(err error, resp *http.Response) error {
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		}
-		return redact.Scrubbed(fmt.Sprintf("dial %q: %v", c.target.redacted, he), he)
+		return redact.Scrubbed(fmt.Sprintf("%s: %v", c.dial, he), he)
 	}
 	text := err.Error()
 	var ue *url.Error
@@ -97,5 +97,5 @@ func (c *connector) dialError(err error, resp *http.Response) error {
 		text = "handshake request: " + ue.Err.Error()
 	}
 	// Only the parts of the chain that hold no URL, header or body stay.
-	return redact.Scrubbed(fmt.Sprintf("dial %q: %s", c.target.redacted, c.target.redact(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", c.dial, c.target.redact(text)), safeChain(err)...)
 }

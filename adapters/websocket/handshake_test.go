@@ -3,6 +3,7 @@ package websocket_test
 import (
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -131,5 +132,24 @@ func TestHandshakeAuthAndNotFoundFailAfterOneAttempt(t *testing.T) {
 			assert.Equal(t, int64(1), srv.handshakes.Load(), "exactly one attempt")
 			assert.NotContains(t, err.Error(), "db-7")
 		})
+	}
+}
+
+// TestHandshakeErrorSaysTheURLOnce: with the default Name (the url) the
+// error does not repeat the url; with a Name of the program's it names it.
+func TestHandshakeErrorSaysTheURLOnce(t *testing.T) {
+	srv := refusingServer(t, http.StatusUnauthorized, "")
+	url := srv.url("/feed")
+	for _, name := range []string{"", "feed"} {
+		o := testOptions()
+		o.Supervisor.Name = name
+		c := run(t, url, o, false)
+		<-c.done
+		err := c.stop()
+		require.Error(t, err)
+		if name != "" {
+			assert.Contains(t, err.Error(), "redial feed: ")
+		}
+		assert.Equal(t, 1, strings.Count(err.Error(), url), "Name %q: %v", name, err)
 	}
 }
