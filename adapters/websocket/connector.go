@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -25,15 +26,21 @@ type connector struct {
 	// url is not said twice; with the url when the program chose a Name.
 	dial, close string
 
-	mu    sync.Mutex
-	conns map[*websocket.Conn]*connState
-	rng   rand.PCG // spreads close hints; owned by this connector, under mu
+	mu  sync.Mutex
+	rng rand.PCG // spreads close hints; owned by this connector, under mu
 }
+
+// live maps every open connection of every connector of the package to
+// its state, so that Messages, which has only the supervisor and the
+// connection, can mask what the server sent with the right target's
+// secrets. An entry lives from Connect to Close.
+var live sync.Map // *websocket.Conn -> *connState
 
 // connState is what the connector knows of one connection.
 type connState struct {
+	c        *connector    // its connector
 	raw      net.Conn      // the TCP connection under it, for a bounded close
-	broken   bool          // found dead: Close skips the close handshake
+	broken   atomic.Bool   // found dead: Close skips the close handshake
 	readDone chan struct{} // WriteOnly: closed when the adapter's reader ended
 	readErr  error         // WriteOnly: why it ended; read after readDone
 }
@@ -42,14 +49,14 @@ type connState struct {
 // a Supervisor. The url is checked first; a bad one or a bad option is an
 // error naming it.
 func newConnector(url string, o Options) (*connector, error) {
-	t, err := parseTarget(url)
+	t, err := parseTarget(url, o.PublicQuery, o.Header)
 	if err != nil {
 		return nil, err
 	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, conns: make(map[*websocket.Conn]*connState), dial: "dial", close: "close"}
+	c := &connector{o: o, target: t, dial: "dial", close: "close"}
 	if o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted {
 		c.dial, c.close = fmt.Sprintf("dial %q", t.redacted), fmt.Sprintf("close %q", t.redacted)
 	}
@@ -60,8 +67,10 @@ func newConnector(url string, o Options) (*connector, error) {
 }
 
 // classify is the package's Classify with this connector's CloseHint,
-// spread over [CloseHint, 1.5*CloseHint).
-func (c *connector) classify(err error) error { return classify(err, c.spreadCloseHint) }
+// spread over [CloseHint, 1.5*CloseHint), on err made safe first: it is
+// the first step of the supervisor's Classify, which sees every error of
+// Connect, OnConnect, Watch and Invalidate.
+func (c *connector) classify(err error) error { return classify(c.safe(err), c.spreadCloseHint) }
 
 // spreadCloseHint draws a wait from [CloseHint, 1.5*CloseHint).
 func (c *connector) spreadCloseHint() time.Duration {
@@ -80,12 +89,10 @@ func (c *connector) spreadCloseHint() time.Duration {
 // the server's answer. In WriteOnly mode it returns only after the adapter's
 // reader goroutine ended.
 func (c *connector) Close(conn *websocket.Conn) error {
-	c.mu.Lock()
-	st := c.conns[conn]
-	delete(c.conns, conn)
-	c.mu.Unlock()
+	st := stateOf(conn)
+	live.Delete(conn)
 	var err error
-	if st == nil || st.broken {
+	if st == nil || st.broken.Load() {
 		err = conn.CloseNow()
 	} else {
 		if st.raw != nil {
@@ -102,17 +109,18 @@ func (c *connector) Close(conn *websocket.Conn) error {
 	return nil
 }
 
-func (c *connector) state(conn *websocket.Conn) *connState {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.conns[conn]
+// stateOf returns conn's state, nil when no connector of the package has
+// it open.
+func stateOf(conn *websocket.Conn) *connState {
+	if st, ok := live.Load(conn); ok {
+		return st.(*connState)
+	}
+	return nil
 }
 
 // markBroken makes Close skip the close handshake.
-func (c *connector) markBroken(conn *websocket.Conn) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if st := c.conns[conn]; st != nil {
-		st.broken = true
+func markBroken(conn *websocket.Conn) {
+	if st := stateOf(conn); st != nil {
+		st.broken.Store(true)
 	}
 }

@@ -70,10 +70,8 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 		return nil, c.dialError(err, resp)
 	}
 	conn.SetReadLimit(c.o.ReadLimit)
-	st := &connState{raw: raw}
-	c.mu.Lock()
-	c.conns[conn] = st
-	c.mu.Unlock()
+	st := &connState{c: c, raw: raw}
+	live.Store(conn, st)
 	if c.o.WriteOnly {
 		st.readDone = make(chan struct{})
 		go readForWriter(conn, st)

@@ -82,5 +82,5 @@ func Example() {
 	// prices: 100
 	// resubscribing after StatusServiceRestart
 	// prices: 101
-	// <nil> 2 ws://HOST/prices
+	// <nil> 2 ws://HOST/prices?token=xxxxx
 }

@@ -66,6 +66,7 @@ func readAll(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn], con
 	for {
 		typ, data, err := conn.Read(ctx)
 		if err != nil {
+			err = safeRead(conn, err) // before Close forgets conn's target
 			s.Invalidate(conn, err)
 			if ctx.Err() != nil {
 				return false // the program ended the loop

@@ -30,7 +30,14 @@ const MaxDuration = 24 * time.Hour
 // nothing.
 type Options struct {
 	// Header is sent with every handshake (Authorization, Origin, ...).
+	// Its values never appear in an error, a log line or a Status: the
+	// program set them, so they may be credentials.
 	Header http.Header
+	// PublicQuery names the query keys of the url whose values may be
+	// shown (in the default Name, errors, logs, probes and metrics). Every
+	// other query value is masked wherever it appears, whatever its key's
+	// name: ?jwt=..., ?ticket=..., ?sid=... are not guessed at.
+	PublicQuery []string
 	// Subprotocols are offered in the handshake.
 	Subprotocols []string
 	// TLSConfig is used for wss:// URLs; nil means Go's defaults.
@@ -114,6 +121,7 @@ func (o *Options) validate() error {
 	}
 	o.Header = o.Header.Clone()
 	o.Subprotocols = append([]string(nil), o.Subprotocols...)
+	o.PublicQuery = append([]string(nil), o.PublicQuery...)
 	if o.TLSConfig != nil {
 		o.TLSConfig = o.TLSConfig.Clone()
 	}

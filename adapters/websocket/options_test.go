@@ -29,7 +29,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"malformed url", "ws://alice:PW-s3cret@127.0.0.1:port/x", nil, `websocket: url: malformed: invalid port ":port" after host`},
 		{"control character", "ws://127.0.0.1/\x7f?token=TOK-s3cret", nil, `websocket: url: malformed: net/url: invalid control character in URL`},
 		{"http scheme", "http://h/x", nil, `websocket: url "http://h/x": scheme "http" is not ws or wss`},
-		{"http scheme with token", "http://127.0.0.1/feed?token=TOK-s3cret", nil, `websocket: url "http://127.0.0.1/feed": scheme "http" is not ws or wss`},
+		{"http scheme with token", "http://127.0.0.1/feed?token=TOK-s3cret", nil, `websocket: url "http://127.0.0.1/feed?token=xxxxx": scheme "http" is not ws or wss`},
 		{"no scheme", "127.0.0.1:80/feed", nil, `websocket: url: malformed: first path segment in URL cannot contain colon`},
 		{"no host", "ws:///feed", nil, `websocket: url "ws:///feed": no host`},
 		{"negative ReadLimit", ok, func(o *redialws.Options) { o.ReadLimit = -1 }, `websocket: ReadLimit -1: negative`},
@@ -74,7 +74,10 @@ func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
 func TestNewDefaults(t *testing.T) {
 	s, err := redialws.New("wss://bob:PW-s3cret@example.com/feed?token=TOK-s3cret&room=1", redialws.Options{})
 	require.NoError(t, err)
-	assert.Equal(t, "wss://xxxxx@example.com/feed?room=1", s.Name(), "the Name is the redacted URL")
+	assert.Equal(t, "wss://xxxxx@example.com/feed?token=xxxxx&room=xxxxx", s.Name(), "the Name is the redacted URL: every query value masked")
+	s, err = redialws.New("wss://example.com/feed?jwt=TOK-s3cret&room=1", redialws.Options{PublicQuery: []string{"room"}})
+	require.NoError(t, err)
+	assert.Equal(t, "wss://example.com/feed?jwt=xxxxx&room=1", s.Name(), "a public key's value is shown; any other is not, whatever its name")
 	s, err = redialws.New("ws://example.com", redialws.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, "ws://example.com", s.Name())

@@ -2,6 +2,7 @@ package websocket
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -9,21 +10,20 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// minSecretName is the shortest user name masked in error text.
-const minSecretName = 8
-
 // target is a parsed, checked URL with what it takes to keep its secrets
 // out of errors.
 type target struct {
-	raw      string   // what is dialed, credentials included
-	redacted string   // safe to show
-	secrets  []string // the password and credential query values, masked wherever they appear
+	raw      string        // what is dialed, credentials included
+	redacted string        // safe to show
+	secrets  redact.Target // masks the url's userinfo, its query values but the public ones, the headers' values
 }
 
 // parseTarget checks raw: a ws:// or wss:// URL with a host. Its errors
 // are bad-option errors about "url" that show it only redacted, and a
-// URL that does not parse not at all.
-func parseTarget(raw string) (target, error) {
+// URL that does not parse not at all. The redactor knows every secret of
+// the url (its userinfo and every query value whose key is not in public)
+// and the values of header, which the program set.
+func parseTarget(raw string, public []string, header http.Header) (target, error) {
 	if raw == "" {
 		return target{}, opterr.New("websocket", "url", nil, "empty")
 	}
@@ -35,33 +35,12 @@ func parseTarget(raw string) (target, error) {
 		}
 		return target{}, opterr.New("websocket", "url", nil, "malformed: %s", redact.Text(err.Error()))
 	}
-	var secrets []string
-	if p, ok := u.User.Password(); ok && p != "" {
-		secrets = append(secrets, p)
+	var values []string
+	for _, vs := range header {
+		values = append(values, vs...)
 	}
-	// In a ws URL the user name is basic auth or a token: a credential too.
-	// The shown URL drops it; the text of errors masks it when it is long
-	// enough to be a token (a short one would garble every message).
-	shown := *u
-	if u.User != nil {
-		shown.User = url.User(redact.Mask)
-		if name := u.User.Username(); len(name) >= minSecretName {
-			secrets = append(secrets, name)
-		}
-	}
-	redacted := redact.Text(shown.String(), secrets...)
-	if ru, err := url.Parse(redacted); err == nil {
-		kept := ru.Query()
-		for k, vs := range u.Query() {
-			if !kept.Has(k) {
-				for _, v := range vs {
-					if v != "" {
-						secrets = append(secrets, v)
-					}
-				}
-			}
-		}
-	}
+	tg := redact.URL(u, public...).With(values...)
+	redacted := tg.Shown()
 	switch {
 	case u.Scheme != "ws" && u.Scheme != "wss":
 		return target{}, opterr.New("websocket", "url", redacted, "scheme %q is not ws or wss", u.Scheme)
@@ -72,8 +51,8 @@ func parseTarget(raw string) (target, error) {
 		// raw '?', '#' or '/' must be escaped.
 		return target{}, opterr.New("websocket", "url", redacted, "empty port (escape '?', '#', '/' and '@' in a password)")
 	}
-	return target{raw: raw, redacted: redacted, secrets: secrets}, nil
+	return target{raw: raw, redacted: redacted, secrets: tg}, nil
 }
 
 // redact removes the target's secrets, and any other credentials, from text.
-func (t target) redact(text string) string { return redact.Text(text, t.secrets...) }
+func (t target) redact(text string) string { return t.secrets.Text(text) }

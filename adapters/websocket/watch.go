@@ -25,7 +25,7 @@ import (
 // ping fails and the connection is replaced after PingInterval +
 // PingTimeout, with an ErrHeartbeat that says so.
 func (c *connector) Watch(ctx context.Context, conn *websocket.Conn) error {
-	st := c.state(conn)
+	st := stateOf(conn)
 	var readDone <-chan struct{}
 	if st != nil {
 		readDone = st.readDone
@@ -40,11 +40,11 @@ func (c *connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 				// Invalidate: the program saw conn fail (a failed read).
 				// Any other cause is the supervisor stopping: Close then
 				// says goodbye (1000).
-				c.markBroken(conn)
+				markBroken(conn)
 			}
 			return ctx.Err()
 		case <-readDone: // the connection is closed, or closing
-			c.markBroken(conn)
+			markBroken(conn)
 			return st.readErr
 		case <-t.C:
 		}
@@ -57,7 +57,7 @@ func (c *connector) Watch(ctx context.Context, conn *websocket.Conn) error {
 				continue // the reader has the better reason (a close status)
 			default:
 			}
-			c.markBroken(conn)
+			markBroken(conn)
 			return err
 		}
 		t.Reset(c.o.PingInterval)
