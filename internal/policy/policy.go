@@ -134,7 +134,6 @@ func (p *Policy) Lost(uptime time.Duration, err error) Delay {
 	return p.hinted(Delay{Wait: wait, Reason: ReasonFirstRetry}, err)
 }
 
-
 func (p *Policy) hinted(d Delay, err error) Delay {
 	if h, ok := backoff.RetryAfterHint(err); ok {
 		d.Hint = min(h, p.maxHint)
