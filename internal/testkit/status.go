@@ -15,7 +15,8 @@ type Subscriber interface {
 }
 
 // WaitStatus returns the first Status on s's health channel that satisfies
-// ok, failing t if none comes within d; what names it in the failure.
+// ok, failing t if none comes within d, or if the channel closes first (s
+// stopped or failed before); what names it in the failure.
 func WaitStatus(t testing.TB, s Subscriber, d time.Duration, what string, ok func(health.Status) bool) health.Status {
 	t.Helper()
 	ch, unsub := s.Subscribe()
@@ -25,7 +26,10 @@ func WaitStatus(t testing.TB, s Subscriber, d time.Duration, what string, ok fun
 	var last health.Status
 	for {
 		select {
-		case st := <-ch:
+		case st, open := <-ch:
+			if !open {
+				t.Fatalf("no %s: the health channel closed; last status: %s attempt %d err %v", what, last.State, last.Attempt, last.Err)
+			}
 			if ok(st) {
 				return st
 			}

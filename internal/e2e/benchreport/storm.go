@@ -7,13 +7,13 @@ import (
 
 // stormSection reports the reconnect storm over real loopback TCP.
 func stormSection(b *strings.Builder) error {
-	out, err := goCmd("test", "-run", "^$", "-bench", "^BenchmarkReconnectStorm$", "-benchtime", "1x", "-count", "3", "./internal/storm")
+	out, err := stormBench.run()
 	if err != nil {
 		return err
 	}
 	ss := parse(out)
 	fmt.Fprintf(b, "## A reconnect storm over loopback TCP\n\n")
-	fmt.Fprintf(b, "`go test -run '^$' -bench '^BenchmarkReconnectStorm$' -benchtime 1x -count 3 ./internal/storm`: 1,000 clients connected to one server, ")
+	fmt.Fprintf(b, "%s: 1,000 clients connected to one server, ", stormBench)
 	fmt.Fprintf(b, "the server stopped (every connection closed), down for 500 ms, started again on the same port; median of 3 runs. ")
 	fmt.Fprintf(b, "redial: `adapters/tcp` supervisors with the default policy (decorrelated jitter, Base 1 s, Cap 1 minute; StableAfter 1 s so that the seconds-old connections count as stable, as a real fleet's hours-old ones do). ")
 	fmt.Fprintf(b, "no jitter: a plain loop that dials at once after the loss, then waits 1 s, 2 s, 4 s...\n\n")

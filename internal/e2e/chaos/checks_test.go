@@ -66,14 +66,14 @@ func TestNoteCheck(t *testing.T) {
 	c := newNoteCheck("pgl-x", v)
 	c.onNumber(1)
 	c.onMissed()
-	c.onNumber(4) // 2 and 3 under the Missed event
+	c.onNumber(4) // 2 and 3 under the ErrMissed
 	c.markAmbiguous(5)
 	c.onNumber(5)
 	c.onNumber(5) // sent again after an error: allowed
 	assert.Empty(t, r.msgs)
 	c.onNumber(7)
 	c.onNumber(6)
-	assert.Equal(t, "chaos violation [sequence] pgl-x: notifications 6..6 silently skipped: 7 came after 5 with no Missed event between them\n"+
+	assert.Equal(t, "chaos violation [sequence] pgl-x: notifications 6..6 silently skipped: 7 came after 5 with no ErrMissed between them\n"+
 		"chaos violation [sequence] pgl-x: notification 6 delivered twice, and its NOTIFY was sent once", r.text())
 	received, covered, dups := c.counts()
 	assert.Equal(t, []int64{6, 2, 2, 1}, []int64{received, covered, dups, v.lost.Load()})

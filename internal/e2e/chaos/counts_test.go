@@ -14,7 +14,7 @@ type summary struct {
 	skipped     int    // planned faults whose target still had one
 	reconnects  uint64 // connections after each subject's first
 	messages    int64  // feed messages, notifications, query results received
-	covered     int64  // numbers skipped under a reconnect or Missed event (allowed)
+	covered     int64  // numbers skipped under a reconnect or ErrMissed (allowed)
 	replayed    int64  // numbers received again (replays, ambiguous NOTIFYs)
 	lost        int64  // numbers skipped without either: violations
 	opened      int    // server-side connections the WebSocket servers accepted
@@ -62,7 +62,7 @@ func (s *summary) details() string {
 		rt = &rtStats{}
 	}
 	return fmt.Sprintf("chaos: faults %s (skipped %d, target busy); round trips ok=%d slowest=%v (%s), not checked: down=%d faulted=%d older=%d other=%d; "+
-		"recovered %v after the last fault; numbers skipped under a reconnect or Missed=%d, received again=%d; "+
+		"recovered %v after the last fault; numbers skipped under a reconnect or ErrMissed=%d, received again=%d; "+
 		"server-side connections opened=%d; leaked connections=%d goroutines=%d; peak goroutines=%d; took %v (%s)",
 		strings.Join(kinds, " "), s.skipped, rt.ok.Load(), rt.slowest.Round(time.Millisecond), rt.slowOne,
 		rt.down.Load(), rt.faulted.Load(), rt.older.Load(), rt.other.Load(),

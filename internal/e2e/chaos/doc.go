@@ -8,17 +8,20 @@
 //
 // Fifty subjects, each a supervisor built with the public constructors and
 // each dialing through its own in-process toxiproxy proxy
-// (internal/toxitest):
+// (internal/e2e/toxitest), each with its Name set to its id (ws-03, pgl-07):
 //
 //   - 12 WebSocket feeds (adapters/websocket.New), on 2 servers in the
-//     test process; a reader calls Read in a loop;
+//     test process; a reader ranges over websocket.Messages;
 //   - 10 plain TCP connections (adapters/tcp.New) with a Handshake, on 2
-//     line servers; a worker sends numbered echo requests;
-//   - 10 rpc2 sessions (adapters/tcp.NewRPC), on 2 rpc2 servers; a worker
-//     calls Server.Work, which calls the client's Client.Twice back;
-//   - 10 postgres Listeners and 8 postgres Pools, on one throwaway
-//     PostgreSQL cluster (internal/pgtest); one notifier sends every
-//     Listener numbered notifications and a worker queries every Pool.
+//     line servers; a worker sends numbered echo requests, each through
+//     the supervisor's Do;
+//   - 10 rpc2 sessions (adapters/tcp/rpc.New), on 2 rpc2 servers; a
+//     worker calls Server.Work, which calls the client's Client.Twice back;
+//   - 10 postgres Listeners (postgres.NewListener) and 8 postgres Pools
+//     (postgres.NewPool), on one throwaway PostgreSQL cluster
+//     (internal/pgtest); one notifier sends every Listener numbered
+//     notifications, which a reader takes from its Notifications, and a
+//     worker queries every Pool.
 //
 // The test's own helpers — the notifier, the round-trip probes of the
 // Listeners, the pg_stat_activity reader — connect to the cluster
@@ -105,8 +108,10 @@
 // (the others). Within a connection the numbers must come one by one; a
 // gap is allowed only at the start of a connection the server declared
 // fresh; a number may come twice only inside a replay. Listener: numbers
-// come one by one; a gap is allowed only when a Missed event came between
-// the two numbers around it; a number may come twice only when the
+// come one by one; a gap is allowed only when the error wrapping
+// postgres.ErrMissed, which Notifications yields once after every
+// reconnect, came between the two numbers around it; a number may come
+// twice only when the
 // notifier's NOTIFY for it failed (it may have committed) and was sent
 // again. Echo, Server.Work and Pool answers must match their requests.
 // After the recovery, every feed and Listener must receive a number sent
@@ -131,7 +136,8 @@
 // The stop rule found a bug: a postgres.Pool's Run returned 15s after
 // cancel when its server stopped answering (pgx gives an interrupted
 // connection 15s to clean up, and pgxpool.Close waited for it); fixed in
-// main by 0408740, with adapters/postgres's own test.
+// main by 0408740, with a test of its own (now
+// internal/e2e/adapters/postgres, TestPoolRunReturnsPromptlyOnAStalledNetwork).
 //
 // # Counts
 //
@@ -151,10 +157,12 @@
 //
 // # Running it
 //
-//	go test -race -run Chaos ./internal/chaos                      # 22s of faults (about 30s)
-//	go test -race -run Chaos -short ./internal/chaos               # 6s of faults (about 10s)
-//	go test -race -run Chaos ./internal/chaos -chaos.duration=2m   # longer
-//	go test -race -run Chaos ./internal/chaos -chaos.seed=S        # the schedule of a past run
+// From internal/e2e (the nested module that holds the suite):
+//
+//	go test -race -run Chaos ./chaos                      # 22s of faults (about 30s)
+//	go test -race -run Chaos -short ./chaos               # 6s of faults (about 10s)
+//	go test -race -run Chaos ./chaos -chaos.duration=2m   # longer
+//	go test -race -run Chaos ./chaos -chaos.seed=S        # the schedule of a past run
 //
 // The seed fixes the schedule and every backoff's jitter, not the timing
 // of the sockets: a re-run meets the same faults in the same order, not

@@ -13,8 +13,9 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/pgtest"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // errHelper marks a round trip that failed on the test's side (its own
@@ -42,12 +43,11 @@ func newListenerSubject(t testing.TB, i int, c *pgtest.Cluster, helper *pgxpool.
 	if i == 0 {
 		s.brk = cfg.brk
 	}
-	l, err := postgres.NewListener(postgres.ListenerOptions{
-		Options: postgres.Options{
-			DSN: c.DSNVia(proxy.Addr(), "application_name", appPrefix+name), Name: name,
-			Backoff: cfg.backoff(1000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
-		},
+	l, err := postgres.NewListener(c.DSNVia(proxy.Addr(), "application_name", appPrefix+name), postgres.ListenerOptions{
 		Channels: []string{s.channel},
+		Supervisor: supervisor.Settings{
+			Name: name, Backoff: cfg.backoff(1000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -62,14 +62,18 @@ func (s *listenerSubject) Status() health.Status { return s.l.Status() }
 
 func (s *listenerSubject) Subscribe() (<-chan health.Status, func()) { return s.l.Subscribe() }
 
-// consume reads Events until the Listener closes it, when Run returns.
-func (s *listenerSubject) consume(_ context.Context, wg *sync.WaitGroup) {
+// consume ranges over Notifications until the Listener is done (once
+// Run has returned, with what it had received delivered) or ctx ends. The
+// error wrapping postgres.ErrMissed, yielded once after every reconnect,
+// is the signal that covers a gap; no other error is one.
+func (s *listenerSubject) consume(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() {
-		for ev := range s.l.Events() {
+		for ev, err := range s.l.Notifications(ctx) {
 			var n uint64
 			switch {
-			case ev.Missed:
+			case errors.Is(err, postgres.ErrMissed):
 				s.notes.onMissed()
+			case err != nil:
 			case scan(ev.Payload, "s %d", &n):
 				s.notes.onNumber(n)
 				s.messages.Add(1)

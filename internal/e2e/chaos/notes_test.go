@@ -8,8 +8,8 @@ import (
 
 // noteCheck checks a Listener's numbered notifications as they are
 // delivered (the sequence rule, see doc.go): they come one by one; a gap
-// is allowed only when a Missed event came between the two numbers around
-// it; a number comes twice only when its sender did not know whether the
+// is allowed only when an ErrMissed error (Notifications yields one after
+// every reconnect) came between the two numbers around it; a number comes twice only when its sender did not know whether the
 // first NOTIFY committed (it sent it again). Safe for concurrent use.
 type noteCheck struct {
 	name string
@@ -17,12 +17,12 @@ type noteCheck struct {
 
 	mu        sync.Mutex
 	last      uint64 // the highest number delivered
-	missed    bool   // a Missed event came after last
+	missed    bool   // an ErrMissed came after last
 	ambiguous map[uint64]bool
-	covered   int64 // numbers skipped under a Missed event
+	covered   int64 // numbers skipped under an ErrMissed
 	dups      int64 // numbers delivered again after an ambiguous send
 	received  int64
-	events    int64 // Missed events
+	events    int64 // ErrMissed errors
 	wake      chan struct{}
 }
 
@@ -60,7 +60,7 @@ func (c *noteCheck) onNumber(n uint64) {
 	case c.missed:
 		c.covered += int64(n - c.last - 1)
 	default:
-		c.v.add(ruleSequence, c.name, "notifications %d..%d silently skipped: %d came after %d with no Missed event between them",
+		c.v.add(ruleSequence, c.name, "notifications %d..%d silently skipped: %d came after %d with no ErrMissed between them",
 			c.last+1, n-1, n, c.last)
 		c.v.lost.Add(int64(n - c.last - 1))
 	}
@@ -86,7 +86,7 @@ func (c *noteCheck) waitFor(ctx context.Context, n uint64) error {
 	}
 }
 
-// counts returns what was delivered, skipped under Missed events, and
+// counts returns what was delivered, skipped under ErrMissed errors, and
 // delivered again.
 func (c *noteCheck) counts() (received, covered, dups int64) {
 	c.mu.Lock()

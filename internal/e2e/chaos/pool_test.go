@@ -10,8 +10,9 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/pgtest"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // poolMaxConns is each Pool's MaxConns: its limit of live server-side
@@ -33,13 +34,13 @@ type poolSubject struct {
 func newPoolSubject(t testing.TB, i int, c *pgtest.Cluster, cfg config, v *violations, live *liveCounter) *poolSubject {
 	name := fmt.Sprintf("pgp-%02d", i)
 	proxy := toxitest.NewOn(t, lowAddr(t), c.Addr())
-	p, err := postgres.NewPool(postgres.PoolOptions{
-		Options: postgres.Options{
-			DSN:  c.DSNVia(proxy.Addr(), "application_name", appPrefix+name, "pool_max_conns", fmt.Sprint(poolMaxConns)),
-			Name: name, Backoff: cfg.backoff(2000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
-		},
+	dsn := c.DSNVia(proxy.Addr(), "application_name", appPrefix+name, "pool_max_conns", fmt.Sprint(poolMaxConns))
+	p, err := postgres.NewPool(dsn, postgres.PoolOptions{
 		PingInterval: pingInterval,
 		PingTimeout:  pingTimeout,
+		Supervisor: supervisor.Settings{
+			Name: name, Backoff: cfg.backoff(2000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,8 @@ import (
 	"github.com/redial-go/redial/health"
 )
 
-// waitState waits until s reports state, or ctx ends. Unlike
+// waitState waits until s reports state, or ctx ends, or s's health
+// channel closes (it stopped or gave up: no state comes any more). Unlike
 // testkit.WaitStatus it returns an error instead of failing the test, so
 // that many goroutines can wait at once.
 func waitState(ctx context.Context, s interface {
@@ -20,7 +21,10 @@ func waitState(ctx context.Context, s interface {
 	var last health.Status
 	for {
 		select {
-		case st := <-ch:
+		case st, open := <-ch:
+			if !open {
+				return fmt.Errorf("not %s: ended %s (attempt %d, err %v)", state, last.State, last.Attempt, last.Err)
+			}
 			if st.State == state {
 				return nil
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/cenkalti/rpc2"
 
-	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/rpc"
 )
 
 // The RPC protocol (github.com/cenkalti/rpc2 over TCP):
@@ -18,7 +18,7 @@ import (
 //	client -> server  redial.Heartbeat    the adapter's heartbeat
 func startRPCServer(t testing.TB, name string, live *liveCounter) *acceptor {
 	srv := rpc2.NewServer()
-	tcp.HandleHeartbeat(srv)
+	rpc.HandleHeartbeat(srv)
 	srv.Handle("Server.Hello", func(c *rpc2.Client, id string, ok *bool) error {
 		st, _ := c.State.Get("conn")
 		*ok = st.(*rpcConn).hello(id, live)

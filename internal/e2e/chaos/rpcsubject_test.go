@@ -11,19 +11,19 @@ import (
 
 	"github.com/cenkalti/rpc2"
 
-	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// rpcSubject is an RPC supervisor (adapters/tcp.NewRPC) that says hello
+// rpcSubject is an RPC client (adapters/tcp/rpc.New) that says hello
 // in OnConnect and whose worker calls Server.Work, which calls the
 // client's Client.Twice back: calls in both directions, each answer
 // checked.
 type rpcSubject struct {
 	subjectBase
-	rpc      *tcp.RPC
+	rpc      *rpc.Client
 	v        *violations
 	n        atomic.Int64
 	failures atomic.Int64 // calls that failed (faults); not a violation
@@ -33,8 +33,7 @@ func newRPCSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 	name := fmt.Sprintf("rpc-%02d", i)
 	proxy := toxitest.NewOn(t, lowAddr(t), srv.addr)
 	s := &rpcSubject{subjectBase: newBase(name, "rpc", proxy), v: v}
-	r, err := tcp.NewRPC(tcp.RPCOptions{
-		DialOptions: tcp.DialOptions{Address: proxy.Addr()},
+	r, err := rpc.New(proxy.Addr(), rpc.Options{
 		Handlers: map[string]any{
 			"Client.Twice": func(_ *rpc2.Client, n int64, twice *int64) error { *twice = 2 * n; return nil },
 		},

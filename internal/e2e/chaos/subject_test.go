@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 )
 
 // subject is one supervisor under test: its adapter, the proxy it dials

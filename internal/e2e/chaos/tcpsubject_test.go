@@ -12,7 +12,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -23,7 +23,7 @@ const echoTimeout = 2 * time.Second
 // tcpSubject is a plain TCP supervisor (adapters/tcp.New) with a
 // Handshake that says hello, and a worker that sends numbered echo
 // requests and checks each answer. Its reader is the watcher, as the
-// adapter asks: a failed echo invalidates the connection.
+// adapter asks: a failed echo (in Do) invalidates the connection.
 type tcpSubject struct {
 	subjectBase
 	sup *supervisor.Supervisor[net.Conn]
@@ -39,9 +39,8 @@ func newTCPSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 	name := fmt.Sprintf("tcp-%02d", i)
 	proxy := toxitest.NewOn(t, lowAddr(t), srv.addr)
 	s := &tcpSubject{subjectBase: newBase(name, "tcp", proxy), v: v, turn: make(chan struct{}, 1)}
-	sup, err := tcp.New(tcp.Options{
-		DialOptions: tcp.DialOptions{Address: proxy.Addr()},
-		Handshake:   func(ctx context.Context, c net.Conn) error { return hello(c, name) },
+	sup, err := tcp.New(proxy.Addr(), tcp.Options{
+		Handshake: func(ctx context.Context, c net.Conn) error { return hello(c, name) },
 		Supervisor: supervisor.Options[net.Conn]{
 			Name: name, Backoff: cfg.backoff(3000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
 		},
@@ -83,18 +82,22 @@ func (s *tcpSubject) work(ctx context.Context, wg *sync.WaitGroup) {
 }
 
 // echo sends the next number on the live connection and checks the
-// answer, all before ctx's deadline. A failure invalidates the connection.
+// answer, all before ctx's deadline, through Do: a failure invalidates
+// the connection (the program's reader is the watcher). The turn is taken
+// before Do, so that a wait for it that ctx ends is no failure of the
+// connection.
 func (s *tcpSubject) echo(ctx context.Context) error {
-	conn, err := s.sup.Conn(ctx)
-	if err != nil {
-		return err
-	}
 	select {
 	case s.turn <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
 	defer func() { <-s.turn }()
+	return s.sup.Do(ctx, s.echoOn)
+}
+
+// echoOn makes one echo on conn; the caller holds the turn.
+func (s *tcpSubject) echoOn(ctx context.Context, conn net.Conn) error {
 	if conn != s.conn {
 		s.conn, s.rd = conn, bufio.NewReader(conn)
 	}
@@ -104,16 +107,16 @@ func (s *tcpSubject) echo(ctx context.Context) error {
 	_ = conn.SetDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) }) // a cancel ends the wait too
 	defer stop()
-	if _, err = conn.Write([]byte(want)); err == nil {
-		var got string
-		if got, err = s.rd.ReadString('\n'); err == nil && got != want {
-			s.v.add(ruleSequence, s.name, "echo of %q answered %q", want, got)
-			err = fmt.Errorf("echo of %q answered %q", want, got)
-		}
-	}
-	if err != nil {
-		s.sup.Invalidate(conn, err) // the program's reader is the watcher
+	if _, err := conn.Write([]byte(want)); err != nil {
 		return err
+	}
+	got, err := s.rd.ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if got != want {
+		s.v.add(ruleSequence, s.name, "echo of %q answered %q", want, got)
+		return fmt.Errorf("echo of %q answered %q", want, got)
 	}
 	s.messages.Add(1)
 	return nil

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/internal/toxitest"
 )
 
 // counter serves numbered lines, one every 10ms, to every connection

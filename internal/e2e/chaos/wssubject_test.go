@@ -2,7 +2,6 @@ package chaos
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -13,13 +12,13 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/toxitest"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // wsSubject is a WebSocket supervisor (adapters/websocket.New) reading a
-// feed through its own proxy, with a reader that calls Read in a loop as
-// the adapter asks.
+// feed through its own proxy, with a reader that ranges over
+// websocket.Messages as the adapter asks.
 type wsSubject struct {
 	subjectBase
 	sup    *supervisor.Supervisor[*websocket.Conn]
@@ -47,8 +46,7 @@ func newWSSubject(t testing.TB, i int, srv *wsServer, cfg config, v *violations)
 	s.stream = newFeedStream(i%2 == 0, skipAt) // half replay, half start fresh
 	srv.register(name, s.stream)
 	s.url = "ws://" + proxy.Addr() + "/feed?id=" + name
-	sup, err := redialws.New(redialws.Options{
-		URL:          s.url,
+	sup, err := redialws.New(s.url, redialws.Options{
 		PingInterval: pingInterval,
 		PingTimeout:  pingTimeout,
 		CloseTimeout: 500 * time.Millisecond,
@@ -79,17 +77,15 @@ func (s *wsSubject) Status() health.Status { return s.sup.Status() }
 
 func (s *wsSubject) Subscribe() (<-chan health.Status, func()) { return s.sup.Subscribe() }
 
-// consume is the program's reader: Read in a loop until the supervisor
-// stopped.
+// consume is the program's reader: a loop over Messages, which ends when
+// the supervisor stopped (or ctx ended). A failed read is yielded as an
+// error, after which the next connection's messages follow: the feed
+// check sees that connection's "start" line.
 func (s *wsSubject) consume(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() {
-		for {
-			_, msg, err := redialws.Read(ctx, s.sup)
-			switch {
-			case errors.Is(err, supervisor.ErrStopped) || errors.Is(err, supervisor.ErrFailed) || ctx.Err() != nil:
-				return
-			case err == nil:
-				s.feed.onMessage(msg)
+		for msg, err := range redialws.Messages(ctx, s.sup) {
+			if err == nil {
+				s.feed.onMessage(msg.Data)
 				s.messages.Add(1)
 			}
 		}

@@ -21,7 +21,8 @@ type fleet interface {
 
 // supervised is n redial supervisors (the default policy: decorrelated
 // jitter, Base 1s, Cap 1 minute), each with a reader that reports the
-// loss (tcp.Reconnect), as a program does.
+// loss (a loop over Connections that invalidates the connection whose
+// read failed), as a program does.
 type supervised struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -37,9 +38,8 @@ func newSupervised(addr string, n int) (*supervised, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &supervised{cancel: cancel}
 	for range n {
-		s, err := tcp.New(tcp.Options{
-			DialOptions: tcp.DialOptions{Address: addr},
-			Supervisor:  supervisor.Options[net.Conn]{StableAfter: stableAfter},
+		s, err := tcp.New(addr, tcp.Options{
+			Supervisor: supervisor.Options[net.Conn]{StableAfter: stableAfter},
 		})
 		if err != nil {
 			cancel()
@@ -53,15 +53,16 @@ func newSupervised(addr string, n int) (*supervised, error) {
 	return f, nil
 }
 
-// read reads until the connection fails, then waits for the next one.
+// read reads each connection until it fails, reports the failure, and
+// waits for the next one; it ends when ctx ends or the supervisor stops.
 func read(ctx context.Context, s *supervisor.Supervisor[net.Conn]) {
-	conn, err := s.Conn(ctx)
 	buf := make([]byte, 64)
-	for err == nil {
+	for conn := range s.Connections(ctx) {
+		var err error
 		for err == nil {
 			_, err = conn.Read(buf)
 		}
-		conn, err = tcp.Reconnect(ctx, s, conn, err)
+		s.Invalidate(conn, err)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // BenchmarkIdleTCPSupervisors connects 1,000 tcp.New supervisors to one
@@ -51,7 +50,7 @@ func BenchmarkIdleTCPSupervisors(b *testing.B) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		for range n {
-			s, err := tcp.New(tcp.Options{DialOptions: tcp.DialOptions{Address: ln.Addr().String()}, Supervisor: supervisor.Options[net.Conn]{}})
+			s, err := tcp.New(ln.Addr().String(), tcp.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/internal/toxitest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -20,6 +20,7 @@ import (
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -52,26 +53,10 @@ func run(t *testing.T, s *supervisor.Supervisor[net.Conn]) {
 }
 
 // until reads ch until a Status satisfies ok and returns it; it fails the
-// test after wait.
+// test after wait, or when the channel closes first.
 func until(t *testing.T, ch <-chan health.Status, what string, ok func(health.Status) bool) health.Status {
 	t.Helper()
-	timeout := time.NewTimer(wait)
-	defer timeout.Stop()
-	var last health.Status
-	for {
-		select {
-		case st, open := <-ch:
-			if !open {
-				t.Fatalf("no status %s: the channel closed; last: %v %v", what, last.State, last.Err)
-			}
-			last = st
-			if ok(st) {
-				return st
-			}
-		case <-timeout.C:
-			t.Fatalf("no status %s within %v; last: %v %v", what, wait, last.State, last.Err)
-		}
-	}
+	return testkit.Until(t, ch, wait, what, ok)
 }
 
 // errHas is an until condition: Err says every one of substr.
