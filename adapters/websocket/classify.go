@@ -2,13 +2,11 @@ package websocket
 
 import (
 	"errors"
-	"net/http"
-	"regexp"
 	"time"
 
 	"github.com/coder/websocket"
 
-	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/statuscode"
 )
 
 // Classify marks this transport's errors for the supervisor, with the
@@ -42,50 +40,16 @@ func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(
 // classify classifies err; closeHint gives the wait after a 1012 or 1013
 // whose reason names none.
 func classify(err error, closeHint func() time.Duration) error {
-	if err == nil || backoff.IsPermanent(err) {
-		return err
-	}
-	if _, ok := backoff.RetryAfterHint(err); ok {
+	if err == nil || statuscode.Classified(err) {
 		return err
 	}
 	var he *HandshakeError
 	if errors.As(err, &he) {
-		switch he.StatusCode {
-		case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
-			return backoff.Permanent(err)
-		case http.StatusTooManyRequests, http.StatusServiceUnavailable:
-			if he.RetryAfter > 0 {
-				return backoff.RetryAfter(err, he.RetryAfter)
-			}
-		}
-		return err
+		return statuscode.HTTP(err, he.StatusCode, he.RetryAfter)
 	}
 	var ce websocket.CloseError
-	if !errors.As(err, &ce) {
-		return err
-	}
-	switch ce.Code {
-	case websocket.StatusPolicyViolation:
-		return backoff.Permanent(err)
-	case websocket.StatusServiceRestart, websocket.StatusTryAgainLater:
-		if d, ok := reasonHint(ce.Reason); ok {
-			return backoff.RetryAfter(err, d)
-		}
-		return backoff.RetryAfter(err, closeHint())
+	if errors.As(err, &ce) {
+		return statuscode.Close(err, int(ce.Code), ce.Reason, closeHint)
 	}
 	return err
-}
-
-var reasonPattern = regexp.MustCompile(`(?i)\bretry-after\s*[=:]\s*(\d+)\b`)
-
-// reasonHint reads "retry-after=N" (or "Retry-After: N"), N whole seconds
-// greater than 0, anywhere in a close reason. Like the header, a huge N
-// saturates and the supervisor clamps it to MaxHint.
-func reasonHint(reason string) (time.Duration, bool) {
-	m := reasonPattern.FindStringSubmatch(reason)
-	if m == nil {
-		return 0, false
-	}
-	d := parseRetryAfter(m[1], time.Time{})
-	return d, d > 0
 }

@@ -1,6 +1,7 @@
 package websocket
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/supervisor"
 )
 
 // connector dials a WebSocket URL and watches the connection with a ping
@@ -25,6 +28,9 @@ type connector struct {
 	// supervisor's Name is the redacted url already (the default), so the
 	// url is not said twice; with the url when the program chose a Name.
 	dial, close string
+	// maxHint is the longest Retry-After honored (the supervisor's
+	// MaxHint): a HandshakeError shows what is honored, not the raw value.
+	maxHint time.Duration
 
 	mu  sync.Mutex
 	rng rand.PCG // spreads close hints; owned by this connector, under mu
@@ -56,7 +62,7 @@ func newConnector(url string, o Options) (*connector, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, dial: "dial", close: "close"}
+	c := &connector{o: o, target: t, dial: "dial", close: "close", maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
 	if o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted {
 		c.dial, c.close = fmt.Sprintf("dial %q", t.redacted), fmt.Sprintf("close %q", t.redacted)
 	}

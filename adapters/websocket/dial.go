@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/internal/statuscode"
 )
 
 // Connect makes one handshake, bounded by ctx (the supervisor's
@@ -85,7 +86,7 @@ func (c *connector) dialError(err error, resp *http.Response) error {
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 		he := &HandshakeError{StatusCode: resp.StatusCode}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
-			he.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+			he.RetryAfter = min(statuscode.RetryAfter(resp.Header.Get("Retry-After"), time.Now()), c.maxHint)
 		}
 		return redact.Scrubbed(fmt.Sprintf("%s: %v", c.dial, he), he)
 	}

@@ -24,7 +24,7 @@ var (
 // hold internal details.
 type HandshakeError struct {
 	StatusCode int           // the HTTP status, such as 401 or 503
-	RetryAfter time.Duration // from Retry-After; 0 when absent, unusable or in the past
+	RetryAfter time.Duration // from Retry-After, clamped to the supervisor's MaxHint (what is honored); 0 when absent, unusable or in the past
 }
 
 func (e *HandshakeError) Error() string {

@@ -104,14 +104,17 @@ func TestHandshakeRetryAfterUnusableIsIgnored(t *testing.T) {
 func TestHandshakeRetryAfterHugeIsClampedToMaxHint(t *testing.T) {
 	tenYears := "315360000"
 	t.Run("MaxHint 3s", func(t *testing.T) {
-		wait, _ := firstWait(t, http.StatusServiceUnavailable, tenYears, 3*time.Second)
+		wait, he := firstWait(t, http.StatusServiceUnavailable, tenYears, 3*time.Second)
 		assert.GreaterOrEqual(t, wait, 3*time.Second)
 		assert.Less(t, wait, 4*time.Second)
+		assert.Equal(t, 3*time.Second, he.RetryAfter, "the error shows what is honored")
+		assert.Contains(t, he.Error(), "(Retry-After 3s)")
 	})
 	t.Run("default MaxHint", func(t *testing.T) {
-		wait, _ := firstWait(t, http.StatusServiceUnavailable, tenYears, 0)
+		wait, he := firstWait(t, http.StatusServiceUnavailable, tenYears, 0)
 		assert.GreaterOrEqual(t, wait, supervisor.DefaultMaxHint)
 		assert.Less(t, wait, supervisor.DefaultMaxHint+time.Second)
+		assert.Contains(t, he.Error(), "(Retry-After 5m0s)", "not the raw 87600h0m0s")
 	})
 }
 

@@ -3,7 +3,6 @@ package websocket
 import (
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -15,45 +14,6 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
 )
-
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
-	for v, want := range map[string]time.Duration{
-		"7":                       7 * time.Second,
-		" 120 ":                   2 * time.Minute,
-		"0":                       0,
-		"":                        0,
-		"abc":                     0,
-		"-5":                      0,
-		"1.5":                     0,
-		"+5":                      0,
-		"315360000":               315360000 * time.Second, // ten years: the supervisor clamps it
-		"99999999999999999999999": math.MaxInt64,           // saturates
-		now.Add(30 * time.Second).Format(http.TimeFormat): 30 * time.Second,
-		now.Add(-time.Hour).Format(http.TimeFormat):       0, // in the past
-		now.Format(http.TimeFormat):                       0,
-		"Mon, 32 Foo 2030 99:00:00 GMT":                   0,
-	} {
-		assert.Equal(t, want, parseRetryAfter(v, now), "Retry-After %q", v)
-	}
-}
-
-func TestReasonHint(t *testing.T) {
-	for reason, want := range map[string]time.Duration{
-		"retry-after=9":               9 * time.Second,
-		"overloaded; Retry-After: 30": 30 * time.Second,
-		"RETRY-AFTER = 2":             2 * time.Second,
-		"retry-after=0":               0,
-		"retry-after=-3":              0,
-		"retry-after=soon":            0,
-		"deploying":                   0,
-		"":                            0,
-	} {
-		d, ok := reasonHint(reason)
-		assert.Equal(t, want, d, "reason %q", reason)
-		assert.Equal(t, want > 0, ok, "reason %q", reason)
-	}
-}
 
 func TestClassify(t *testing.T) {
 	hs := func(code int, ra time.Duration) error {

@@ -1,4 +1,4 @@
-package websocket
+package statuscode
 
 import (
 	"math"
@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// parseRetryAfter reads an HTTP Retry-After value (RFC 9110 10.2.3):
+// RetryAfter reads an HTTP Retry-After value (RFC 9110 10.2.3):
 // delay-seconds or an HTTP-date. It returns 0, no hint, for an empty,
 // malformed or negative value and for a date that is not after now. A value
 // too large for a time.Duration saturates; the supervisor clamps it to
 // MaxHint.
-func parseRetryAfter(v string, now time.Time) time.Duration {
+func RetryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0

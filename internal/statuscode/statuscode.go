@@ -1,0 +1,85 @@
+// Package statuscode is the classification that every HTTP-based adapter
+// shares (adapters/websocket, adapters/gorilla, adapters/sse): what an
+// HTTP status and a WebSocket close code mean for the supervisor. The
+// adapters keep their own error types and call these with the numbers.
+package statuscode
+
+import (
+	"net/http"
+	"regexp"
+	"time"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+// HTTP classifies err, whose cause is an HTTP answer with status code
+// status and, for 429 and 503, Retry-After retryAfter (0 when none):
+//
+//   - 401, 403, 404: backoff.Permanent (the URL or the credentials are
+//     wrong; retrying will not fix them);
+//   - 429 and 503 with a usable Retry-After: backoff.RetryAfter with it;
+//   - anything else: err unchanged, an ordinary retry.
+func HTTP(err error, status int, retryAfter time.Duration) error {
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		return backoff.Permanent(err)
+	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
+		if retryAfter > 0 {
+			return backoff.RetryAfter(err, retryAfter)
+		}
+	}
+	return err
+}
+
+// WebSocket close codes that mean something to the supervisor (RFC 6455
+// and the IANA registry).
+const (
+	ClosePolicyViolation = 1008
+	CloseServiceRestart  = 1012
+	CloseTryAgainLater   = 1013
+)
+
+// Close classifies err, whose cause is a WebSocket close frame with code
+// and reason:
+//
+//   - 1008 (policy violation): backoff.Permanent;
+//   - 1012 (service restart) and 1013 (try again later): backoff.RetryAfter
+//     with the delay the reason names ("retry-after=N", N whole seconds),
+//     else closeHint();
+//   - anything else, including 1000, 1001 and 1006: err unchanged.
+func Close(err error, code int, reason string, closeHint func() time.Duration) error {
+	switch code {
+	case ClosePolicyViolation:
+		return backoff.Permanent(err)
+	case CloseServiceRestart, CloseTryAgainLater:
+		if d, ok := ReasonHint(reason); ok {
+			return backoff.RetryAfter(err, d)
+		}
+		return backoff.RetryAfter(err, closeHint())
+	}
+	return err
+}
+
+var reasonPattern = regexp.MustCompile(`(?i)\bretry-after\s*[=:]\s*(\d+)\b`)
+
+// ReasonHint reads "retry-after=N" (or "Retry-After: N"), N whole seconds
+// greater than 0, anywhere in a close reason. Like the header, a huge N
+// saturates and the supervisor clamps it to MaxHint.
+func ReasonHint(reason string) (time.Duration, bool) {
+	m := reasonPattern.FindStringSubmatch(reason)
+	if m == nil {
+		return 0, false
+	}
+	d := RetryAfter(m[1], time.Time{})
+	return d, d > 0
+}
+
+// Classified reports whether err already carries a class: Permanent, or a
+// hint. Adapters return such an error as it is.
+func Classified(err error) bool {
+	if backoff.IsPermanent(err) {
+		return true
+	}
+	_, ok := backoff.RetryAfterHint(err)
+	return ok
+}
