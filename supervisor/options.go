@@ -13,7 +13,7 @@ import (
 // Defaults of Settings.
 const (
 	DefaultStableAfter    = policy.DefaultStableAfter // 30s
-	DefaultConnectTimeout = 20 * time.Second          // gRPC's MIN_CONNECT_TIMEOUT
+	DefaultConnectTimeout = 10 * time.Second          // a stalled path fails an attempt in 10s
 	DefaultMaxHint        = policy.DefaultMaxHint     // 5 minutes
 )
 
@@ -37,7 +37,7 @@ type Settings struct {
 	// keeps the backoff growing.
 	StableAfter time.Duration
 	// ConnectTimeout bounds one attempt: Connect and OnConnect together;
-	// 0 means 20s.
+	// 0 means 10s.
 	ConnectTimeout time.Duration
 	// MaxAttempts is the number of consecutive failed attempts after which
 	// the supervisor gives up (Failed); 0 means never give up.

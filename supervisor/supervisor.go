@@ -68,7 +68,7 @@ type Supervisor[C comparable] struct {
 
 // New returns a Supervisor for c; Run starts it. The options are copied,
 // and their zero values mean: Name "", Backoff Decorrelated with Base 1s
-// and Cap 1 minute, StableAfter 30s, ConnectTimeout 20s, MaxAttempts 0
+// and Cap 1 minute, StableAfter 30s, ConnectTimeout 10s, MaxAttempts 0
 // (never give up), MaxHint 5 minutes, no Budget, no Classify, no Logger,
 // no OnConnect. Bad options are an error wrapping ErrInvalidOptions that
 // names the field.

@@ -35,7 +35,7 @@ type ConnOptions struct {
 // appears in an error, a log line or a Status, in either form. Defaults:
 // no Configure, TooManyConnectionsHint 5s, the supervisor's own (Backoff
 // Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 20s, MaxAttempts 0, MaxHint 5 minutes) and Name the
+// ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes) and Name the
 // redacted target. Bad options are one error wrapping
 // supervisor.ErrInvalidOptions that names the field.
 //

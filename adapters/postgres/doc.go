@@ -68,4 +68,13 @@
 // program re-reads the state they describe. The loop ends when its ctx
 // ends or the Listener is done (Stopped or Failed), after the
 // notifications already received; it never spins.
+//
+// # A silent path
+//
+// A path that stops forwarding without closing (a dead NAT entry, a
+// stalled proxy) is found within 15s with the defaults: a Listener pings
+// after PingInterval (10s) of silence and gives the ping PingTimeout (3s);
+// a Pool pings every PingInterval (5s), twice within PingTimeout (3s)
+// each before it says lost. An attempt on a stalled path fails at the
+// supervisor's ConnectTimeout (10s by default).
 package postgres

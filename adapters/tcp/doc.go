@@ -38,17 +38,20 @@
 //     program calls Invalidate. Attempts get "connection refused" and are
 //     retried with backoff.
 //   - The peer vanished while the connection was idle: TCP keep-alive
-//     (KeepAlive, default probes after 15s idle, every 5s, 3 of them) makes
+//     (KeepAlive, default probes after 5s idle, every 3s, 3 of them) makes
 //     the kernel fail the next Read.
 //   - The peer vanished, or stopped reading, while data was outstanding:
 //     keep-alive does not probe then; TCP_USER_TIMEOUT (UserTimeout,
-//     default 30s, Linux only) makes the blocked Write fail with
+//     default 15s, Linux only) makes the blocked Write fail with
 //     ETIMEDOUT.
 //   - A live proxy or load balancer in between that stops forwarding (the
 //     toxiproxy "timeout" toxic): TCP stays healthy — the proxy
 //     acknowledges and drops the data — so neither of the above fires. Only
 //     the program can tell, with read deadlines or an application-level
-//     heartbeat (adapters/tcp/rpc has one).
+//     heartbeat (adapters/tcp/rpc has one). With the defaults, then, a
+//     dead peer is found within 15s (keep-alive's 14s when idle,
+//     TCP_USER_TIMEOUT's 15s when writing); a live proxy that stops
+//     forwarding is the program's to find.
 //   - A DNS name that does not resolve: retried (DNS comes back); Status.Err
 //     says `host "x" not found in DNS`. See Classify for what gives up.
 //

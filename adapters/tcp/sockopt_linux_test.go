@@ -49,10 +49,10 @@ func TestSocketOptions(t *testing.T) {
 		want map[string]int
 	}{
 		"defaults": {tcp.Options{}, map[string]int{
-			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 15, "TCP_KEEPINTVL": 5, "TCP_KEEPCNT": 3, "TCP_USER_TIMEOUT": 30000}},
+			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 5, "TCP_KEEPINTVL": 3, "TCP_KEEPCNT": 3, "TCP_USER_TIMEOUT": 15000}},
 		"set": {tcp.Options{UserTimeout: 1500 * time.Millisecond,
 			KeepAlive: net.KeepAliveConfig{Enable: true, Idle: 2 * time.Second, Count: 7}}, map[string]int{
-			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 2, "TCP_KEEPINTVL": 5, "TCP_KEEPCNT": 7, "TCP_USER_TIMEOUT": 1500}},
+			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 2, "TCP_KEEPINTVL": 3, "TCP_KEEPCNT": 7, "TCP_USER_TIMEOUT": 1500}},
 		"keep-alive off": {tcp.Options{DisableKeepAlive: true}, map[string]int{
 			"SO_KEEPALIVE": 0}},
 	} {

@@ -18,7 +18,7 @@ import (
 //   - UserTimeout: 30s on Linux (TCP_USER_TIMEOUT), none elsewhere;
 //   - Supervisor: Name the address; otherwise the supervisor package's
 //     defaults (Backoff Decorrelated, Base 1s, Cap 1 minute; StableAfter
-//     30s; ConnectTimeout 20s; ...), with this package's Classify run
+//     30s; ConnectTimeout 10s; ...), with this package's Classify run
 //     before the program's.
 //
 // A bad address or option is an error wrapping

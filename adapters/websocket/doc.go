@@ -37,7 +37,9 @@
 //     ErrHeartbeat in Status that says nothing reads it.
 //
 // A silent peer (a dead NAT entry, a frozen server) is found within
-// PingInterval + PingTimeout and the connection closed at once.
+// PingInterval + PingTimeout — 15s with the defaults — and the connection
+// closed at once; an attempt on a stalled path fails at ConnectTimeout
+// (10s by default).
 //
 // # Limits, compression and shutdown
 //

@@ -20,10 +20,10 @@ import (
 //
 // The defaults of o: Header none, Subprotocols none, TLSConfig Go's,
 // CompressionMode websocket.CompressionDisabled, ReadLimit 1 MiB,
-// PingInterval 20s, PingTimeout 10s, CloseTimeout 1s, CloseHint 5s,
+// PingInterval 10s, PingTimeout 5s (a silent peer is found within 15s), CloseTimeout 1s, CloseHint 5s,
 // WriteOnly false (the program reads, see Messages); the supervisor's own
 // (Backoff Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 20s, MaxAttempts 0, MaxHint 5 minutes, no Budget, no
+// ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes, no Budget, no
 // Classify but this package's, no Logger, no OnConnect), and Name the
 // redacted url. New copies o.
 //

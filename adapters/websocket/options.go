@@ -14,8 +14,8 @@ import (
 // Defaults of Options.
 const (
 	DefaultReadLimit    = 1 << 20 // 1 MiB per message
-	DefaultPingInterval = 20 * time.Second
-	DefaultPingTimeout  = 10 * time.Second
+	DefaultPingInterval = 10 * time.Second
+	DefaultPingTimeout  = 5 * time.Second
 	DefaultCloseHint    = 5 * time.Second
 	DefaultCloseTimeout = time.Second
 )
@@ -53,10 +53,10 @@ type Options struct {
 	// the connection is closed with 1009 and the supervisor reconnects:
 	// memory stays bounded whatever the server sends.
 	ReadLimit int64
-	// PingInterval is the time between heartbeat pings; 0 means 20s.
+	// PingInterval is the time between heartbeat pings; 0 means 10s.
 	PingInterval time.Duration
-	// PingTimeout is how long a ping waits for its pong; 0 means 10s. A
-	// silent peer is found within PingInterval + PingTimeout.
+	// PingTimeout is how long a ping waits for its pong; 0 means 5s. A
+	// silent peer is found within PingInterval + PingTimeout (15s by default).
 	PingTimeout time.Duration
 	// CloseTimeout bounds the close handshake when the supervisor stops: how
 	// long Close waits for the server's answer, discarding what it still

@@ -33,7 +33,7 @@ type Client struct {
 //     enabled, Idle 15s, Interval 5s, Count 3; UserTimeout: 30s on Linux
 //     (TCP_USER_TIMEOUT), none elsewhere;
 //   - Supervisor: Name the address; otherwise the supervisor package's
-//     defaults (ConnectTimeout 20s bounds the dial and the first heartbeat
+//     defaults (ConnectTimeout 10s bounds the dial and the first heartbeat
 //     together), with tcp.Classify run before the program's Classify.
 //
 // A bad address or option (a negative duration, a nil or ill-typed

@@ -9,8 +9,10 @@
 // rpc2's DisconnectNotify fires or a heartbeat (Options.HeartbeatMethod
 // every HeartbeatInterval, reply within HeartbeatTimeout; servers register
 // it with HandleHeartbeat) goes unanswered, because rpc2 has no deadlines
-// of its own. Every attempt makes a first heartbeat, so an attempt ends at
-// ConnectTimeout when the server does not answer.
+// of its own. A silent server or path is found within HeartbeatInterval +
+// HeartbeatTimeout: 15s with the defaults. Every attempt makes a first
+// heartbeat, so an attempt ends at ConnectTimeout (10s by default) when
+// the server does not answer.
 //
 // Client.Call waits for a connection, makes the call bounded by its ctx,
 // and invalidates the connection on a connection error (a server's error

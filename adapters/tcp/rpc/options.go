@@ -26,8 +26,8 @@ const (
 type Options struct {
 	// TLS, KeepAlive, DisableKeepAlive, UserTimeout and Resolver say how to
 	// dial, exactly as in tcp.Options (whose doc says more): TLS is cloned,
-	// keep-alive defaults to Idle 15s, Interval 5s, Count 3
-	// (tcp.DefaultKeepAlive*), UserTimeout (TCP_USER_TIMEOUT) to 30s on
+	// keep-alive defaults to Idle 5s, Interval 3s, Count 3
+	// (tcp.DefaultKeepAlive*), UserTimeout (TCP_USER_TIMEOUT) to 15s on
 	// Linux and nothing elsewhere, Resolver to net.DefaultResolver.
 	TLS              *tls.Config
 	KeepAlive        net.KeepAliveConfig

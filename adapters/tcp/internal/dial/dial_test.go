@@ -18,12 +18,12 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func TestValidateFillsDefaults(t *testing.T) {
 	o, err := Options{}.validate("tcp")
 	require.NoError(t, err)
-	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}, o.KeepAlive)
+	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 3 * time.Second, Count: 3}, o.KeepAlive)
 	assert.Equal(t, time.Duration(defaultUserTimeout), o.UserTimeout)
 
 	o, err = Options{KeepAlive: net.KeepAliveConfig{Enable: true, Count: 7}}.validate("tcp")
 	require.NoError(t, err)
-	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 7}, o.KeepAlive)
+	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 3 * time.Second, Count: 7}, o.KeepAlive)
 
 	o, err = Options{DisableKeepAlive: true}.validate("tcp")
 	require.NoError(t, err)

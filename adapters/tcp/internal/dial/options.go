@@ -11,13 +11,13 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultKeepAliveIdle     = 15 * time.Second
-	DefaultKeepAliveInterval = 5 * time.Second
+	DefaultKeepAliveIdle     = 5 * time.Second
+	DefaultKeepAliveInterval = 3 * time.Second
 	DefaultKeepAliveCount    = 3
 	// DefaultUserTimeout is Idle + Interval*Count: a peer that stops
 	// acknowledging data is given up on after as long as an idle peer that
 	// stops answering keep-alive probes.
-	DefaultUserTimeout = 30 * time.Second
+	DefaultUserTimeout = 15 * time.Second
 )
 
 // Options are the dial options of tcp.Options and rpc.Options, which
