@@ -2,6 +2,7 @@ package websocket
 
 import (
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/coder/websocket"
@@ -29,7 +30,7 @@ import (
 // An error already marked Permanent or carrying a hint is returned as is.
 // Classify(nil) is nil.
 func Classify(err error) error {
-	return classify(err, func() time.Duration { return DefaultCloseHint })
+	return classify(err, func() time.Duration { return DefaultCloseHint }, false)
 }
 
 // CloseStatus returns the close code in err's chain, such as
@@ -38,13 +39,18 @@ func Classify(err error) error {
 func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }
 
 // classify classifies err; closeHint gives the wait after a 1012 or 1013
-// whose reason names none.
-func classify(err error, closeHint func() time.Duration) error {
+// whose reason names none. With rotating (Options.BeforeConnect is set) a
+// handshake answered 401 or 403 is an ordinary retry: the next attempt
+// may carry new credentials.
+func classify(err error, closeHint func() time.Duration, rotating bool) error {
 	if err == nil || statuscode.Classified(err) {
 		return err
 	}
 	var he *HandshakeError
 	if errors.As(err, &he) {
+		if rotating && (he.StatusCode == http.StatusUnauthorized || he.StatusCode == http.StatusForbidden) {
+			return err
+		}
 		return statuscode.HTTP(err, he.StatusCode, he.RetryAfter)
 	}
 	var ce websocket.CloseError

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -28,6 +29,9 @@ type connector struct {
 	// supervisor's Name is the redacted url already (the default), so the
 	// url is not said twice; with the url when the program chose a Name.
 	dial, close string
+	// latest is the newest attempt's redactor, joined with the target's:
+	// BeforeConnect's credentials are masked too. Under mu.
+	latest redact.Target
 	// maxHint is the longest Retry-After honored (the supervisor's
 	// MaxHint): a HandshakeError shows what is honored, not the raw value.
 	maxHint time.Duration
@@ -45,6 +49,7 @@ var live sync.Map // *websocket.Conn -> *connState
 // connState is what the connector knows of one connection.
 type connState struct {
 	c        *connector    // its connector
+	secrets  redact.Target // the attempt's redactor: the target's and BeforeConnect's secrets
 	raw      net.Conn      // the TCP connection under it, for a bounded close
 	broken   atomic.Bool   // found dead: Close skips the close handshake
 	readDone chan struct{} // WriteOnly: closed when the adapter's reader ended
@@ -62,7 +67,7 @@ func newConnector(url string, o Options) (*connector, error) {
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, dial: "dial", close: "close", maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
+	c := &connector{o: o, target: t, latest: t.secrets, dial: "dial", close: "close", maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
 	if o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted {
 		c.dial, c.close = fmt.Sprintf("dial %q", t.redacted), fmt.Sprintf("close %q", t.redacted)
 	}
@@ -76,7 +81,16 @@ func newConnector(url string, o Options) (*connector, error) {
 // spread over [CloseHint, 1.5*CloseHint), on err made safe first: it is
 // the first step of the supervisor's Classify, which sees every error of
 // Connect, OnConnect, Watch and Invalidate.
-func (c *connector) classify(err error) error { return classify(c.safe(err), c.spreadCloseHint) }
+func (c *connector) classify(err error) error {
+	return classify(c.safe(err), c.spreadCloseHint, c.o.BeforeConnect != nil)
+}
+
+// secrets returns the redactor of the newest attempt.
+func (c *connector) secrets() redact.Target {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.latest
+}
 
 // spreadCloseHint draws a wait from [CloseHint, 1.5*CloseHint).
 func (c *connector) spreadCloseHint() time.Duration {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/internal/statuscode"
 )
@@ -23,12 +24,16 @@ import (
 // errors. Each attempt has its own http.Transport, closed before Connect
 // returns, so nothing of a failed attempt stays open.
 func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
+	raw, header, tg, err := c.prepare(ctx)
+	if err != nil {
+		return nil, err
+	}
 	dctx, cancel := context.WithCancel(ctx)
 	var (
-		mu    sync.Mutex
-		over  bool           // the attempt is over: no new dial
-		dials sync.WaitGroup // dials in progress
-		raw   net.Conn       // the last dialed connection
+		mu      sync.Mutex
+		over    bool           // the attempt is over: no new dial
+		dials   sync.WaitGroup // dials in progress
+		rawConn net.Conn       // the last dialed connection
 	)
 	tr := &http.Transport{
 		Proxy:             http.ProxyFromEnvironment,
@@ -49,15 +54,15 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 			conn, err := d.DialContext(dctx, network, addr)
 			if err == nil {
 				mu.Lock()
-				raw = conn
+				rawConn = conn
 				mu.Unlock()
 			}
 			return conn, err
 		},
 	}
-	conn, resp, err := websocket.Dial(dctx, c.target.raw, &websocket.DialOptions{
+	conn, resp, err := websocket.Dial(dctx, raw, &websocket.DialOptions{
 		HTTPClient:      &http.Client{Transport: tr},
-		HTTPHeader:      c.o.Header,
+		HTTPHeader:      header,
 		Subprotocols:    c.o.Subprotocols,
 		CompressionMode: c.o.CompressionMode,
 	})
@@ -68,10 +73,10 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 	tr.CloseIdleConnections()
 	dials.Wait()
 	if err != nil {
-		return nil, c.dialError(err, resp)
+		return nil, c.dialError(tg, err, resp)
 	}
 	conn.SetReadLimit(c.o.ReadLimit)
-	st := &connState{c: c, raw: raw}
+	st := &connState{c: c, secrets: tg, raw: rawConn}
 	live.Store(conn, st)
 	if c.o.WriteOnly {
 		st.readDone = make(chan struct{})
@@ -82,7 +87,7 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 
 // dialError builds Connect's error: redacted text, a *HandshakeError for
 // a non-101 answer, and only safe parts of err's chain.
-func (c *connector) dialError(err error, resp *http.Response) error {
+func (c *connector) dialError(tg redact.Target, err error, resp *http.Response) error {
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 		he := &HandshakeError{StatusCode: resp.StatusCode}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
@@ -96,5 +101,36 @@ func (c *connector) dialError(err error, resp *http.Response) error {
 		text = "handshake request: " + ue.Err.Error()
 	}
 	// Only the parts of the chain that hold no URL, header or body stay.
-	return redact.Scrubbed(fmt.Sprintf("%s: %s", c.dial, c.target.redact(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", c.dial, tg.Text(text)), safeChain(err)...)
+}
+
+// prepare returns what this attempt dials with: the url, the header and
+// the redactor that knows both. With BeforeConnect they are the hook's
+// copies, checked again (a hook that breaks the url fails the attempt for
+// good), and the connector's newest redactor learns their secrets.
+func (c *connector) prepare(ctx context.Context) (string, http.Header, redact.Target, error) {
+	if c.o.BeforeConnect == nil {
+		return c.target.raw, c.o.Header, c.target.secrets, nil
+	}
+	u, err := url.Parse(c.target.raw) // parsed once already: it parses
+	if err != nil {
+		return "", nil, redact.Target{}, err
+	}
+	header := c.o.Header.Clone()
+	if header == nil {
+		header = http.Header{}
+	}
+	hookErr := c.o.BeforeConnect(ctx, u, header)
+	t, err := parseTarget(u.String(), c.target.public, header)
+	if err != nil {
+		return "", nil, redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
+	}
+	tg := c.target.secrets.Join(t.secrets)
+	c.mu.Lock()
+	c.latest = tg
+	c.mu.Unlock()
+	if hookErr != nil {
+		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)
+	}
+	return t.raw, header, tg, nil
 }

@@ -1,8 +1,10 @@
 package websocket
 
 import (
+	"context"
 	"crypto/tls"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/coder/websocket"
@@ -33,6 +35,14 @@ type Options struct {
 	// Its values never appear in an error, a log line or a Status: the
 	// program set them, so they may be credentials.
 	Header http.Header
+	// BeforeConnect, when set, is called before every attempt with copies
+	// of the url and Header the handshake will use; it may change them (a
+	// rotating token in the query or in Authorization). The values it sets
+	// are masked like the url's and Header's. An error from it fails the
+	// attempt (retried, unless it is backoff.Permanent). With BeforeConnect
+	// set, a handshake answered 401 or 403 is retried with the backoff
+	// rather than given up on: the next attempt may carry new credentials.
+	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
 	// PublicQuery names the query keys of the url whose values may be
 	// shown (in the default Name, errors, logs, probes and metrics). Every
 	// other query value is masked wherever it appears, whatever its key's

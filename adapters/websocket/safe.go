@@ -17,19 +17,22 @@ import (
 // (`session SECRET123 expired`) reaches no Status, log line, probe body or
 // returned error. An error whose text holds nothing to mask and no close
 // reason is returned as it is.
-func (c *connector) safe(err error) error {
+func (c *connector) safe(err error) error { return safeWith(c.secrets(), err) }
+
+// safeWith is safe with the redactor tg.
+func safeWith(tg redact.Target, err error) error {
 	if err == nil {
 		return nil
 	}
 	text := err.Error()
 	var ce websocket.CloseError
 	hasClose := errors.As(err, &ce)
-	if !hasClose && c.target.redact(text) == text {
+	if !hasClose && tg.Text(text) == text {
 		return err
 	}
 	keep := safeChain(err)
 	if hasClose {
-		ce.Reason = c.target.redact(ce.Reason)
+		ce.Reason = tg.Text(ce.Reason)
 		keep = append(keep, ce)
 	}
 	var he *HandshakeError
@@ -41,14 +44,14 @@ func (c *connector) safe(err error) error {
 			keep = append(keep, s)
 		}
 	}
-	return c.target.secrets.Error(err, keep...)
+	return tg.Error(err, keep...)
 }
 
 // safeRead is safe for a read error of conn: with its connector's target
 // when a connector of this package made conn, else the generic patterns.
 func safeRead(conn *websocket.Conn, err error) error {
 	if st := stateOf(conn); st != nil {
-		return st.c.safe(err)
+		return safeWith(st.secrets, err)
 	}
 	return redact.Error(err)
 }

@@ -14,6 +14,7 @@ import (
 // out of errors.
 type target struct {
 	raw      string        // what is dialed, credentials included
+	public   []string      // the query keys whose values may be shown
 	redacted string        // safe to show
 	secrets  redact.Target // masks the url's userinfo, its query values but the public ones, the headers' values
 }
@@ -51,7 +52,7 @@ func parseTarget(raw string, public []string, header http.Header) (target, error
 		// raw '?', '#' or '/' must be escaped.
 		return target{}, opterr.New("websocket", "url", redacted, "empty port (escape '?', '#', '/' and '@' in a password)")
 	}
-	return target{raw: raw, redacted: redacted, secrets: tg}, nil
+	return target{raw: raw, public: public, redacted: redacted, secrets: tg}, nil
 }
 
 // redact removes the target's secrets, and any other credentials, from text.

@@ -78,6 +78,15 @@ func (t Target) With(secrets ...string) Target {
 	return t
 }
 
+// Join returns t with o's secrets and secret query pairs too: the
+// target's redactor joined with one attempt's (new credentials from a
+// per-attempt hook). t's shown form stays.
+func (t Target) Join(o Target) Target {
+	t.secrets = tidy(append(slices.Clone(t.secrets), o.secrets...))
+	t.pairs = append(slices.Clone(t.pairs), o.pairs...)
+	return t
+}
+
 // tidy drops the secrets too short to mask in text and duplicates, and
 // sorts the rest longest first.
 func tidy(s []string) []string {

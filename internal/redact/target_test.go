@@ -87,3 +87,11 @@ func TestErrorKeepsTheBackoffMarks(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, time.Second, d)
 }
+
+func TestJoin(t *testing.T) {
+	base := redact.URL(mustURL(t, "ws://h/x?token=OLD-TOKEN&t=ab"))
+	attempt := redact.URL(mustURL(t, "ws://h/x?token=NEW-TOKEN&t=cd")).With("Bearer NEW-HEADER")
+	j := base.Join(attempt)
+	assert.Equal(t, base.Shown(), j.Shown())
+	assert.Equal(t, "xxxxx xxxxx xxxxx t=xxxxx t=xxxxx", j.Text("OLD-TOKEN NEW-TOKEN Bearer NEW-HEADER t=ab t=cd"))
+}
