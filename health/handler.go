@@ -10,8 +10,9 @@ import (
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
 // /readyz): 200 when Ready, 503 otherwise, with a JSON body listing every
-// source's name, state, criticality and counts. Error text appears only with
-// ?verbose=1, and then redacted. Point a readinessProbe at it: a pod whose
+// source's name, state, criticality and counts. The last error appears only
+// with ?verbose=1, redacted, as last_error beside last_failure (when it
+// happened), so a source that is connected again does not look broken. Point a readinessProbe at it: a pod whose
 // database is down stops receiving traffic but is not restarted.
 func (r *Registry) ReadyHandler() http.Handler {
 	return probe(r, ready)
@@ -39,7 +40,11 @@ type sourceReport struct {
 	Attempt     int        `json:"attempt"`
 	Connects    uint64     `json:"connects"`
 	NextAttempt *time.Time `json:"next_attempt,omitempty"`
-	Error       string     `json:"error,omitempty"`
+	// With ?verbose=1 only: the last error (redacted) and when it
+	// happened, so that a source that is connected again does not look
+	// broken.
+	LastError   string     `json:"last_error,omitempty"`
+	LastFailure *time.Time `json:"last_failure,omitempty"`
 }
 
 func probe(r *Registry, ok func([]Entry) bool) http.Handler {
@@ -54,7 +59,10 @@ func probe(r *Registry, ok func([]Entry) bool) http.Handler {
 				sr.NextAttempt = &st.NextAttempt
 			}
 			if verbose && st.Err != nil {
-				sr.Error = redact.Text(st.Err.Error())
+				sr.LastError = redact.Text(st.Err.Error())
+				if !st.LastFailure.IsZero() {
+					sr.LastFailure = &st.LastFailure
+				}
 			}
 			rep.Sources[i] = sr
 		}

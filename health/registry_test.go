@@ -121,3 +121,23 @@ func TestRegistryAddReplaceRemoveNil(t *testing.T) {
 	assert.False(t, r.Remove("nil"))
 	assert.True(t, r.Ready())
 }
+
+// TestVerboseBodySaysLastErrorAndWhen: a source that is connected again
+// after a failure shows last_error beside last_failure, not an "error"
+// that makes it look broken.
+func TestVerboseBodySaysLastErrorAndWhen(t *testing.T) {
+	var r health.Registry
+	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
+	r.Add("feed", health.SourceFunc(func() health.Status {
+		return health.Status{State: health.Connected, Err: errors.New("connection lost: EOF"), LastFailure: at}
+	}), true)
+	code, body, raw := get(t, r.ReadyHandler(), "/readyz?verbose=1")
+	assert.Equal(t, http.StatusOK, code)
+	src := body["sources"].([]any)[0].(map[string]any)
+	assert.Equal(t, "connection lost: EOF", src["last_error"])
+	assert.Equal(t, "2026-01-02T03:04:00Z", src["last_failure"])
+	assert.NotContains(t, src, "error")
+	_, _, raw = get(t, r.ReadyHandler(), "/readyz")
+	assert.NotContains(t, raw, "last_error", "only with ?verbose=1")
+	assert.NotContains(t, raw, "last_failure")
+}

@@ -77,7 +77,7 @@ func TestCredentialsNeverShown(t *testing.T) {
 				shown["Run error"] = runErr.Error()
 				shown["Run error reflect"] = strings.Join(reachableStrings(runErr), "\n")
 			}
-			require.Contains(t, rec.Body.String(), `"error"`, "the verbose body shows the error")
+			require.Contains(t, rec.Body.String(), `"last_error"`, "the verbose body shows the error")
 			require.NotEmpty(t, logs.String())
 			for where, text := range shown {
 				for _, s := range secrets {
