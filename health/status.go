@@ -7,6 +7,7 @@ import "time"
 type Status struct {
 	Name        string
 	State       State
+	Endpoint    string    // the endpoint of the live connection or of the last attempt, with several endpoints; "" with one
 	Since       time.Time // when State began
 	Attempt     int       // consecutive failed attempts; 0 once connected
 	Err         error     // the last error, credentials redacted; nil until one happens

@@ -31,6 +31,22 @@ type Watcher[C comparable] interface {
 	Watch(ctx context.Context, conn C) error
 }
 
+// Endpoints is an optional interface of a Connector that reaches several
+// endpoints (replicas) of one service. The supervisor then calls
+// ConnectTo instead of Connect: the first attempt goes to endpoint 0, and
+// after a failed attempt or a lost connection the next attempt goes to the
+// next endpoint that is not resting, after rand[0, FailoverSpread); the
+// backoff advances once per round, when every endpoint failed since the
+// last success; a server's hint rests only the endpoint that gave it.
+// Status.Endpoint and the logs' "endpoint" name the endpoint in use.
+type Endpoints[C comparable] interface {
+	// Endpoints returns the endpoints' names, redacted (they are shown in
+	// Status and logs); fixed at construction, at least one.
+	Endpoints() []string
+	// ConnectTo makes one attempt on endpoint i, as Connect does.
+	ConnectTo(ctx context.Context, i int) (C, error)
+}
+
 // BrokenChecker is an optional interface of a Connector that tells an
 // error that broke the connection from one that did not (a SQL error on a
 // healthy connection). Do invalidates the connection only when Broken

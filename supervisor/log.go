@@ -22,6 +22,7 @@ const (
 	LogUptime   = "uptime"   // how long the lost connection lived
 	LogRepeated = "repeated" // how many times in a row this failure happened
 	LogConnects = "connects" // connections established so far
+	LogEndpoint = "endpoint" // the endpoint in use, with several
 )
 
 // Repeated identical failures are logged at Warn this many times in a row,
@@ -83,8 +84,11 @@ func (s *Supervisor[C]) logEvent(ev event, d *policy.Delay, uptime time.Duration
 func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration) {
 	st := &s.status
 	level, msg := slog.LevelInfo, ""
-	attrs := make([]slog.Attr, 0, 9)
+	attrs := make([]slog.Attr, 0, 10)
 	attrs = append(attrs, slog.String(LogName, st.Name), slog.String(LogState, st.State.String()))
+	if st.Endpoint != "" {
+		attrs = append(attrs, slog.String(LogEndpoint, st.Endpoint))
+	}
 	switch ev {
 	case evConnecting:
 		level, msg = slog.LevelDebug, "connecting"

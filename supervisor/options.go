@@ -55,6 +55,11 @@ type Settings struct {
 	Classify func(error) error
 	// Logger receives one record per state change; nil is silent.
 	Logger *slog.Logger
+	// FailoverSpread applies to a Connector with several Endpoints: after
+	// a failed attempt or a lost connection, the next endpoint is tried
+	// after rand[0, FailoverSpread), so a fleet that lost one replica does
+	// not land on the next in one instant; 0 means Backoff.Base/4.
+	FailoverSpread time.Duration
 }
 
 // Options configures a Supervisor: the fields of Settings, flat so that a
@@ -70,6 +75,7 @@ type Options[C comparable] struct {
 	Budget         *backoff.Budget
 	Classify       func(error) error
 	Logger         *slog.Logger
+	FailoverSpread time.Duration
 	// OnConnect runs after every Connect, before the state is Connected: the
 	// place to re-subscribe, re-LISTEN, re-register handlers. Its ctx is the
 	// attempt's (ConnectTimeout). An error counts as a failed attempt and
@@ -89,6 +95,7 @@ func (o Options[C]) Settings() Settings {
 		Budget:         o.Budget,
 		Classify:       o.Classify,
 		Logger:         o.Logger,
+		FailoverSpread: o.FailoverSpread,
 	}
 }
 
@@ -103,6 +110,8 @@ func (o *Settings) validate() error {
 		return opterr.New("supervisor", "StableAfter", o.StableAfter, "negative")
 	case o.MaxHint < 0:
 		return opterr.New("supervisor", "MaxHint", o.MaxHint, "negative")
+	case o.FailoverSpread < 0:
+		return opterr.New("supervisor", "FailoverSpread", o.FailoverSpread, "negative")
 	}
 	if err := o.Backoff.Validate(); err != nil {
 		return opterr.Nest(err, "supervisor", "Backoff")
@@ -114,6 +123,7 @@ func (o *Settings) validate() error {
 }
 
 // policyConfig is the part of Settings that decides delays.
-func (o *Settings) policyConfig() policy.Config {
-	return policy.Config{Backoff: o.Backoff, StableAfter: o.StableAfter, MaxHint: o.MaxHint, Budget: o.Budget}
+func (o *Settings) policyConfig(endpoints int) policy.Config {
+	return policy.Config{Backoff: o.Backoff, StableAfter: o.StableAfter, MaxHint: o.MaxHint, Budget: o.Budget,
+		Endpoints: endpoints, FailoverSpread: o.FailoverSpread}
 }

@@ -36,6 +36,9 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Since = now
 	}
 	st.State = t.state
+	if t.state == health.Connecting && len(s.endpoints) > 0 {
+		st.Endpoint = s.endpoints[s.endpoint]
+	}
 	st.NextAttempt = t.next
 	if t.err != nil {
 		st.Err = redact.Error(t.err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/policy"
 	"github.com/redial-go/redial/internal/redact"
 )
 
@@ -80,7 +81,7 @@ func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
 	s.set(&transition{state: health.Connecting})
 	s.logEvent(evConnecting, nil, 0)
 
-	conn, err := s.connector.Connect(actx)
+	conn, err := s.connect(actx)
 	if err == nil && conn == zero {
 		err = errors.New("connector returned neither a connection nor an error")
 	}
@@ -107,6 +108,14 @@ func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
 		}
 	}
 	return conn, nil
+}
+
+// connect makes the attempt on the current endpoint.
+func (s *Supervisor[C]) connect(actx context.Context) (C, error) {
+	if s.multi != nil {
+		return s.multi.ConnectTo(actx, s.endpoint)
+	}
+	return s.connector.Connect(actx)
 }
 
 // attemptError classifies err and says which step failed, and whether it
@@ -212,8 +221,9 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 	case s.opts.MaxAttempts > 0 && s.failures >= s.opts.MaxAttempts:
 		return time.Time{}, s.fail(s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err), &failed)
 	}
-	d := s.policy.Failed(err)
 	now := time.Now()
+	var d policy.Delay
+	s.endpoint, d = s.policy.Failed(s.endpoint, err, now)
 	next := now.Add(d.Wait)
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true})
 	s.logEvent(evAttemptFailed, &d, 0)
@@ -234,6 +244,7 @@ func (s *Supervisor[C]) fail(err error, t *transition) error {
 // connected publishes a new connection.
 func (s *Supervisor[C]) connected() {
 	s.failures = 0
+	s.policy.Connected()
 	s.set(&transition{state: health.Connected, connect: true})
 	s.logEvent(evConnected, nil, 0)
 }
@@ -247,8 +258,9 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 		s.close(conn)
 		return time.Time{}, s.fail(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
 	}
-	d := s.policy.Lost(uptime, reason)
 	now := time.Now()
+	var d policy.Delay
+	s.endpoint, d = s.policy.Lost(s.endpoint, uptime, reason, now)
 	next := now.Add(d.Wait)
 	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true})
 	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake

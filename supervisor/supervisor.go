@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,6 +41,8 @@ type Supervisor[C comparable] struct {
 	connector Connector[C]
 	watcher   Watcher[C]    // nil when connector is not one
 	broken    BrokenChecker // nil when connector is not one
+	multi     Endpoints[C]  // nil when connector is not one
+	endpoints []string      // their names, with several endpoints
 	opts      Settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
@@ -51,6 +54,7 @@ type Supervisor[C comparable] struct {
 	policy   *policy.Policy
 	logs     logState
 	failures int // consecutive failed attempts
+	endpoint int // the endpoint of the next or current attempt
 
 	mu          sync.Mutex
 	status      health.Status
@@ -80,7 +84,15 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	p, err := policy.New(so.policyConfig())
+	multi, _ := c.(Endpoints[C])
+	var endpoints []string
+	if multi != nil {
+		endpoints = slices.Clone(multi.Endpoints())
+		if len(endpoints) == 0 {
+			return nil, opterr.New("supervisor", "Connector", nil, "Endpoints() returned none")
+		}
+	}
+	p, err := policy.New(so.policyConfig(max(len(endpoints), 1)))
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
@@ -94,6 +106,8 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		reconnects: window{origin: now},
 		invalid:    make(chan error, 1),
 		done:       make(chan struct{}),
+		multi:      multi,
+		endpoints:  endpoints,
 	}
 	s.watcher, _ = c.(Watcher[C])
 	s.broken, _ = c.(BrokenChecker)

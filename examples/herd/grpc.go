@@ -23,7 +23,7 @@ const (
 
 func (c *grpcClient) first() time.Duration { return 0 }
 
-func (c *grpcClient) failed(error) time.Duration {
+func (c *grpcClient) failed(error, time.Duration) time.Duration {
 	backoff := float64(grpcBase)
 	for i := 0; i < c.retries && backoff < float64(grpcMax); i++ {
 		backoff *= grpcMultiplier

@@ -31,25 +31,33 @@ func (s scenario) ideal() time.Duration {
 
 // client decides its own delays; attempt results come from the server.
 type client interface {
-	first() time.Duration           // the wait before the first attempt after the loss
-	failed(err error) time.Duration // the wait after a failed attempt
+	first() time.Duration                             // the wait before the first attempt after the loss
+	failed(err error, at time.Duration) time.Duration // the wait after an attempt failed at virtual time at
 }
 
 // rawClient is a plain reconnect loop over one backoff strategy: it retries
 // at once after the loss, then waits Next() after each failure.
 type rawClient struct{ b *backoff.Backoff }
 
-func (c rawClient) first() time.Duration       { return 0 }
-func (c rawClient) failed(error) time.Duration { return c.b.Next() }
+func (c rawClient) first() time.Duration                      { return 0 }
+func (c rawClient) failed(error, time.Duration) time.Duration { return c.b.Next() }
 
 // policyClient runs the supervisor's own Policy: the loss of a long-lived
 // connection, then Failed for each failed attempt (hints included).
 type policyClient struct{ p *policy.Policy }
 
 func (c policyClient) first() time.Duration {
-	return c.p.Lost(time.Hour, errors.New("connection reset")).Wait
+	_, d := c.p.Lost(0, time.Hour, errors.New("connection reset"), epoch)
+	return d.Wait
 }
-func (c policyClient) failed(err error) time.Duration { return c.p.Failed(err).Wait }
+
+func (c policyClient) failed(err error, at time.Duration) time.Duration {
+	_, d := c.p.Failed(0, err, epoch.Add(at))
+	return d.Wait
+}
+
+// epoch is virtual time 0 as a time.Time, for the Policy's clock.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // result is one strategy's run.
 type result struct {
@@ -143,7 +151,7 @@ func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) 
 			reserved[secOf(next)]++
 			err = backoff.RetryAfter(errors.New("503 service unavailable"), time.Duration(next)*slot-e.at)
 		}
-		heap.Push(&q, event{at: e.at + clients[e.client].failed(err), client: e.client, slot: next})
+		heap.Push(&q, event{at: e.at + clients[e.client].failed(err, e.at), client: e.client, slot: next})
 	}
 	return r
 }

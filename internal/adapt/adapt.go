@@ -46,6 +46,7 @@ func Options[C comparable](s supervisor.Settings, onConnect func(context.Context
 		Budget:         s.Budget,
 		Classify:       s.Classify,
 		Logger:         s.Logger,
+		FailoverSpread: s.FailoverSpread,
 		OnConnect:      onConnect,
 	}
 }

@@ -1,7 +1,7 @@
-// Package policy holds the delay rules of a supervisor: how long to wait
-// before the next attempt, and why. Every Supervisor runs this code, and
-// examples/herd simulates it, so the simulation exercises the real rules
-// rather than a copy.
+// Package policy holds the delay rules of a supervisor: which endpoint the
+// next attempt goes to, how long to wait before it, and why. Every
+// Supervisor runs this code, and examples/herd simulates it, so the
+// simulation exercises the real rules rather than a copy.
 package policy
 
 import (
@@ -23,19 +23,25 @@ type Config struct {
 	StableAfter time.Duration // 0 means 30s
 	MaxHint     time.Duration // 0 means 5 minutes
 	Budget      *backoff.Budget
+	// Endpoints is the number of endpoints (replicas) of the service; 0
+	// means 1. FailoverSpread is the most a failover to the next endpoint
+	// waits, drawn from [0, FailoverSpread); 0 means Base/4.
+	Endpoints      int
+	FailoverSpread time.Duration
 }
 
 // Reason says why a Delay is as long as it is.
 type Reason int
 
 const (
-	ReasonBackoff    Reason = iota // the backoff's own delay
-	ReasonHint                     // the server's hint was longer
+	ReasonBackoff    Reason = iota // the backoff's own delay, once per round
+	ReasonHint                     // the endpoint rests longer: a server's hint
 	ReasonBudget                   // the retry budget refused: Cap (or a longer hint)
 	ReasonFirstRetry               // rand[0, Base) after a stable connection was lost
+	ReasonFailover                 // rand[0, FailoverSpread) before the next endpoint
 )
 
-var reasonNames = [...]string{"backoff", "hint", "budget", "first-retry"}
+var reasonNames = [...]string{"backoff", "hint", "budget", "first-retry", "failover"}
 
 func (r Reason) String() string {
 	if r >= 0 && int(r) < len(reasonNames) {
@@ -48,101 +54,190 @@ func (r Reason) String() string {
 type Delay struct {
 	Wait   time.Duration
 	Reason Reason
-	Hint   time.Duration // the server's hint after clamping to MaxHint; 0 if none
+	Hint   time.Duration // the failure's hint after clamping to MaxHint; 0 if none
 }
 
-// Policy decides how long a supervisor waits before its next attempt. It
+// Policy decides where and when a supervisor makes its next attempt. It
 // is not safe for concurrent use: the supervisor's goroutine owns it.
 //
-// The rules: a failed attempt waits the backoff's next delay; a connection
-// that lived at least StableAfter resets the backoff and its first retry
-// waits rand[0, Base), so a fleet that lost one server at one instant comes
-// back spread out; one that broke sooner (flapping) keeps the backoff
-// growing. A server hint lengthens a wait, never shortens it, and the
-// backoff still advances. A Budget that refuses a retry makes it wait Cap.
+// The rules: the first attempt goes to endpoint 0. After a failed attempt
+// or a lost connection on endpoint i, the next attempt goes to the next
+// endpoint that has not failed in this round and is not resting, after
+// rand[0, FailoverSpread). A round ends when every endpoint failed since
+// the last success (or rests); only then does the supervisor wait the
+// backoff's next delay — so the backoff advances once per round, and with
+// one endpoint once per attempt. A round that began with the loss of a
+// connection that lived at least StableAfter resets the backoff and waits
+// rand[0, Base), so a fleet that lost one server at one instant comes back
+// spread out; one that broke sooner (flapping) keeps the backoff growing.
+// A server's hint (Retry-After and friends, clamped to MaxHint) rests only
+// the endpoint that gave it, until the hint has passed; a wait is never
+// shorter than the rest of the endpoint it goes to, and a round in which
+// every endpoint rests waits for the earliest. A Budget that refuses a
+// round's retry makes it wait Cap.
 type Policy struct {
 	b                    *backoff.Backoff
-	first                *backoff.Backoff // draws the first retry: full jitter over [0, Base)
+	first                *backoff.Backoff // the first retry: full jitter over [0, Base)
+	spread               *backoff.Backoff // a failover: full jitter over [0, FailoverSpread); nil for 0
 	base, cap            time.Duration
 	stableAfter, maxHint time.Duration
 	budget               *backoff.Budget
+
+	n      int
+	failed []bool      // endpoints that failed in this round
+	rest   []time.Time // until when each endpoint rests (its hint)
+	loss   bool        // this round began with a lost connection...
+	uptime time.Duration
 }
 
-// firstSeed derives the first-retry generator's seed from a fixed seed,
-// so that a reproducible run stays reproducible without the two
-// generators drawing the same sequence.
-const firstSeed = 0x5851f42d4c957f2d
+// Seeds of the extra generators, derived from a fixed Backoff seed so that
+// a reproducible run stays reproducible without two generators drawing the
+// same sequence.
+const (
+	firstSeed  = 0x5851f42d4c957f2d
+	spreadSeed = 0x14057b7ef767814f
+)
 
-// New returns a Policy for c. The supervisor validates StableAfter and
-// MaxHint; New's only error is the Backoff config's.
+// New returns a Policy for c. The supervisor validates the durations;
+// New's errors are the Backoff config's.
 func New(c Config) (*Policy, error) {
 	b, err := backoff.New(c.Backoff)
 	if err != nil {
 		return nil, err
 	}
 	bc := b.Config()
-	p := &Policy{b: b, base: bc.Base, cap: bc.Cap, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget}
+	p := &Policy{b: b, base: bc.Base, cap: bc.Cap, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget, n: max(c.Endpoints, 1)}
 	if p.stableAfter <= 0 {
 		p.stableAfter = DefaultStableAfter
 	}
 	if p.maxHint <= 0 {
 		p.maxHint = DefaultMaxHint
 	}
-	if p.base > 1 {
-		// Full jitter with Cap = Base draws uniformly from [0, Base-1ns]
-		// on every Next, for good: it never grows past its Cap.
-		fc := backoff.Config{Strategy: backoff.Full, Base: p.base - 1, Cap: p.base - 1}
-		if c.Backoff.Seed != 0 {
-			fc.Seed = c.Backoff.Seed ^ firstSeed
-		}
-		if p.first, err = backoff.New(fc); err != nil {
+	if p.first, err = jitter(p.base, c.Backoff.Seed, firstSeed); err != nil {
+		return nil, err
+	}
+	spread := c.FailoverSpread
+	if spread <= 0 {
+		spread = p.base / 4
+	}
+	if p.n > 1 {
+		if p.spread, err = jitter(spread, c.Backoff.Seed, spreadSeed); err != nil {
 			return nil, err
 		}
 	}
+	p.failed, p.rest = make([]bool, p.n), make([]time.Time, p.n)
 	return p, nil
 }
 
-// Start is called before the first attempt (which is immediate): it counts
-// one request for the Budget.
+// jitter returns a Backoff that draws uniformly from [0, d) on every Next,
+// for good (full jitter with Cap = Base never grows), or nil when d is
+// too short to draw from.
+func jitter(d time.Duration, seed, mix uint64) (*backoff.Backoff, error) {
+	if d <= 1 {
+		return nil, nil
+	}
+	c := backoff.Config{Strategy: backoff.Full, Base: d - 1, Cap: d - 1}
+	if seed != 0 {
+		c.Seed = seed ^ mix
+	}
+	return backoff.New(c)
+}
+
+func draw(b *backoff.Backoff) time.Duration {
+	if b == nil {
+		return 0
+	}
+	return b.Next()
+}
+
+// Endpoints returns the number of endpoints.
+func (p *Policy) Endpoints() int { return p.n }
+
+// Start is called before the first attempt (which is immediate, to
+// endpoint 0): it counts one request for the Budget.
 func (p *Policy) Start() {
 	if p.budget != nil {
 		p.budget.OnRequest()
 	}
 }
 
-// Failed returns the wait after a failed attempt that ended with err.
-func (p *Policy) Failed(err error) Delay {
-	d := Delay{Wait: p.b.Next(), Reason: ReasonBackoff}
-	if p.budget != nil && !p.budget.TryRetry() {
-		d = Delay{Wait: p.cap, Reason: ReasonBudget}
-	}
-	return p.hinted(d, err)
+// Connected ends the round: a connection was made.
+func (p *Policy) Connected() {
+	clear(p.failed)
+	p.loss = false
 }
 
-// Lost returns the wait after an established connection broke with err
-// after uptime.
-func (p *Policy) Lost(uptime time.Duration, err error) Delay {
-	if uptime < p.stableAfter {
-		return p.Failed(err) // flapping: a retry like any other
-	}
-	p.b.Reset()
-	p.Start()
-	var wait time.Duration
-	if p.first != nil {
-		wait = p.first.Next()
-	}
-	return p.hinted(Delay{Wait: wait, Reason: ReasonFirstRetry}, err)
+// Failed returns the endpoint of the next attempt and the wait before it,
+// after an attempt on endpoint i failed with err at now.
+func (p *Policy) Failed(i int, err error, now time.Time) (int, Delay) {
+	return p.next(i, err, now)
 }
 
-func (p *Policy) hinted(d Delay, err error) Delay {
+// Lost returns the endpoint of the next attempt and the wait before it,
+// after the connection on endpoint i broke with err at now, having lived
+// uptime. The round that begins here keeps the loss in mind: when it ends,
+// a stable loss resets the backoff.
+func (p *Policy) Lost(i int, uptime time.Duration, err error, now time.Time) (int, Delay) {
+	p.loss, p.uptime = true, uptime
+	return p.next(i, err, now)
+}
+
+// next records endpoint i's failure and decides.
+func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
+	i = min(max(i, 0), p.n-1)
+	var hint time.Duration
 	if h, ok := backoff.RetryAfterHint(err); ok {
-		d.Hint = min(h, p.maxHint)
+		hint = min(h, p.maxHint)
+		p.rest[i] = now.Add(hint)
 	}
-	if d.Hint > d.Wait {
-		d.Wait = d.Hint
+	p.failed[i] = true
+	for k := 1; k < p.n; k++ { // the round goes on: the next endpoint at once
+		j := (i + k) % p.n
+		if !p.failed[j] && !p.rest[j].After(now) {
+			return j, Delay{Wait: draw(p.spread), Reason: ReasonFailover, Hint: hint}
+		}
+	}
+	d := p.roundDelay()
+	d.Hint = hint
+	clear(p.failed)
+	p.loss = false
+	// The next round starts with the first endpoint after i that rests no
+	// longer than the wait, else with the one whose rest ends first.
+	at := now.Add(d.Wait)
+	next := -1
+	for k := 1; k <= p.n; k++ {
+		if j := (i + k) % p.n; !p.rest[j].After(at) {
+			next = j
+			break
+		}
+	}
+	if next < 0 {
+		next = (i + 1) % p.n
+		for k := 2; k <= p.n; k++ {
+			if j := (i + k) % p.n; p.rest[j].Before(p.rest[next]) {
+				next = j
+			}
+		}
+		d.Wait = p.rest[next].Sub(now)
 		if d.Reason != ReasonBudget {
 			d.Reason = ReasonHint
 		}
+	}
+	return next, d
+}
+
+// roundDelay is the wait at the end of a round: the first retry after a
+// stable loss, else the backoff's next delay (or Cap when the Budget
+// refuses the retry).
+func (p *Policy) roundDelay() Delay {
+	if p.loss && p.uptime >= p.stableAfter {
+		p.b.Reset()
+		p.Start()
+		return Delay{Wait: draw(p.first), Reason: ReasonFirstRetry}
+	}
+	d := Delay{Wait: p.b.Next(), Reason: ReasonBackoff}
+	if p.budget != nil && !p.budget.TryRetry() {
+		d = Delay{Wait: p.cap, Reason: ReasonBudget}
 	}
 	return d
 }

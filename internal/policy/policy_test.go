@@ -17,12 +17,26 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var errReset = errors.New("connection reset")
 
+// one is a Policy of one endpoint, as most supervisors have, and the time
+// of its decisions.
+var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func failed(p *policy.Policy, err error) policy.Delay {
+	_, d := p.Failed(0, err, t0)
+	return d
+}
+
+func lost(p *policy.Policy, uptime time.Duration, err error) policy.Delay {
+	_, d := p.Lost(0, uptime, err, t0)
+	return d
+}
+
 func TestFirstRetryAfterAStableLossIsBelowBase(t *testing.T) {
 	p, err := policy.New(policy.Config{Backoff: backoff.Config{Base: time.Second, Seed: 7}})
 	require.NoError(t, err)
 	var lo, hi time.Duration = time.Hour, 0
 	for range 2000 {
-		d := p.Lost(time.Hour, errReset)
+		d := lost(p, time.Hour, errReset)
 		require.Equal(t, policy.ReasonFirstRetry, d.Reason)
 		require.GreaterOrEqual(t, d.Wait, time.Duration(0))
 		require.Less(t, d.Wait, time.Second)
@@ -35,18 +49,18 @@ func TestFirstRetryAfterAStableLossIsBelowBase(t *testing.T) {
 func TestFlappingLossKeepsTheBackoffGrowing(t *testing.T) {
 	p, err := policy.New(policy.Config{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Minute}})
 	require.NoError(t, err)
-	assert.Equal(t, time.Second, p.Failed(errReset).Wait)
-	assert.Equal(t, 2*time.Second, p.Lost(time.Second, errReset).Wait, "lived 1s < StableAfter 30s: a retry like any other")
-	assert.Equal(t, policy.ReasonFirstRetry, p.Lost(30*time.Second, errReset).Reason, "lived StableAfter: reset")
-	assert.Equal(t, time.Second, p.Failed(errReset).Wait, "the reset took")
+	assert.Equal(t, time.Second, failed(p, errReset).Wait)
+	assert.Equal(t, 2*time.Second, lost(p, time.Second, errReset).Wait, "lived 1s < StableAfter 30s: a retry like any other")
+	assert.Equal(t, policy.ReasonFirstRetry, lost(p, 30*time.Second, errReset).Reason, "lived StableAfter: reset")
+	assert.Equal(t, time.Second, failed(p, errReset).Wait, "the reset took")
 }
 
 func TestHintLengthensAndIsClamped(t *testing.T) {
 	p, err := policy.New(policy.Config{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second}, MaxHint: time.Minute})
 	require.NoError(t, err)
-	d := p.Failed(backoff.RetryAfter(errReset, time.Hour))
+	d := failed(p, backoff.RetryAfter(errReset, time.Hour))
 	assert.Equal(t, policy.Delay{Wait: time.Minute, Reason: policy.ReasonHint, Hint: time.Minute}, d)
-	d = p.Failed(backoff.RetryAfter(errReset, time.Millisecond))
+	d = failed(p, backoff.RetryAfter(errReset, time.Millisecond))
 	assert.Equal(t, policy.Delay{Wait: 2 * time.Second, Reason: policy.ReasonBackoff, Hint: time.Millisecond}, d, "a shorter hint never shortens")
 }
 
@@ -56,8 +70,8 @@ func TestBudgetRefusalWaitsCap(t *testing.T) {
 	p, err := policy.New(policy.Config{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: 10 * time.Second}, Budget: b})
 	require.NoError(t, err)
 	p.Start()
-	assert.Equal(t, policy.ReasonBackoff, p.Failed(errReset).Reason, "the one token")
-	d := p.Failed(errReset)
+	assert.Equal(t, policy.ReasonBackoff, failed(p, errReset).Reason, "the one token")
+	d := failed(p, errReset)
 	assert.Equal(t, policy.Delay{Wait: 10 * time.Second, Reason: policy.ReasonBudget}, d)
 }
 
@@ -67,7 +81,7 @@ func TestSeededPoliciesAreReproducible(t *testing.T) {
 		require.NoError(t, err)
 		var out []time.Duration
 		for range 20 {
-			out = append(out, p.Lost(time.Hour, errReset).Wait, p.Failed(errReset).Wait)
+			out = append(out, lost(p, time.Hour, errReset).Wait, failed(p, errReset).Wait)
 		}
 		return out
 	}
