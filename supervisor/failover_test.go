@@ -80,7 +80,6 @@ func failoverOptions(logs *bytes.Buffer) supervisor.Options[*conn] {
 	return o
 }
 
-
 // TestLostReplicaFailsOverAtOnce: connected to replica a, it is lost; the
 // next attempt goes to b within FailoverSpread, not after the backoff.
 func TestLostReplicaFailsOverAtOnce(t *testing.T) {
