@@ -2,6 +2,7 @@ package websocket
 
 import (
 	"cmp"
+	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -23,13 +24,16 @@ import (
 // *websocket.Conn. Its methods are safe for concurrent use; a supervisor
 // calls them from its own goroutine.
 type connector struct {
-	o      Options
-	target target
-	// dial and close name the step in errors: "dial" alone when the
-	// supervisor's Name is the redacted url already (the default), so the
-	// url is not said twice; with the url when the program chose a Name.
-	dial, close string
-	// latest is the newest attempt's redactor, joined with the target's:
+	o       Options
+	target  target   // the url: the supervisor's Name
+	targets []target // the url, then the Replicas: the endpoints
+	// named says that errors name the endpoint: not when the supervisor's
+	// Name is the redacted url already (one url and the default Name), so
+	// that the url is not said twice.
+	named bool
+	// base masks the secrets of every endpoint and Header.
+	base redact.Target
+	// latest is the newest attempt's redactor, joined with base:
 	// BeforeConnect's credentials are masked too. Under mu.
 	latest redact.Target
 	// maxHint is the longest Retry-After honored (the supervisor's
@@ -49,6 +53,7 @@ var live sync.Map // *websocket.Conn -> *connState
 // connState is what the connector knows of one connection.
 type connState struct {
 	c        *connector    // its connector
+	endpoint int           // its endpoint: the index in c.targets
 	secrets  redact.Target // the attempt's redactor: the target's and BeforeConnect's secrets
 	raw      net.Conn      // the TCP connection under it, for a bounded close
 	broken   atomic.Bool   // found dead: Close skips the close handshake
@@ -64,13 +69,23 @@ func newConnector(url string, o Options) (*connector, error) {
 	if err != nil {
 		return nil, err
 	}
+	targets := []target{t}
+	secrets := t.secrets
+	for i, r := range o.Replicas {
+		rt, err := parseField(fmt.Sprintf("Replicas[%d]", i), r, o.PublicQuery, o.Header)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, rt)
+		secrets = secrets.Join(rt.secrets)
+	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, latest: t.secrets, dial: "dial", close: "close", maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
-	if o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted {
-		c.dial, c.close = fmt.Sprintf("dial %q", t.redacted), fmt.Sprintf("close %q", t.redacted)
-	}
+	c := &connector{o: o, target: t, targets: targets, base: secrets, latest: secrets, maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
+	// An error names the endpoint unless the Name already does: one url,
+	// and the default Name, which is that url.
+	c.named = len(targets) > 1 || o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
 	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
@@ -124,7 +139,7 @@ func (c *connector) Close(conn *websocket.Conn) error {
 		<-st.readDone
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
-		return fmt.Errorf("%s: %s", c.close, c.target.redact(err.Error()))
+		return fmt.Errorf("%s: %s", c.step("close", st), c.secrets().Text(err.Error()))
 	}
 	return nil
 }
@@ -143,4 +158,31 @@ func markBroken(conn *websocket.Conn) {
 	if st := stateOf(conn); st != nil {
 		st.broken.Store(true)
 	}
+}
+
+// step names an attempt's or a connection's step in errors: "dial", or
+// `dial "wss://b/feed"` when errors name the endpoint.
+func (c *connector) step(what string, st *connState) string {
+	if !c.named || st == nil {
+		return what
+	}
+	return fmt.Sprintf("%s %q", what, c.targets[st.endpoint].redacted)
+}
+
+// replicas is the connector of several endpoints: the supervisor calls
+// ConnectTo.
+type replicas struct{ *connector }
+
+// Endpoints returns the url and the Replicas, redacted.
+func (r replicas) Endpoints() []string {
+	out := make([]string, len(r.targets))
+	for i, t := range r.targets {
+		out[i] = t.redacted
+	}
+	return out
+}
+
+// ConnectTo makes one attempt on endpoint i.
+func (r replicas) ConnectTo(ctx context.Context, i int) (*websocket.Conn, error) {
+	return r.connectTo(ctx, i)
 }

@@ -23,8 +23,12 @@ import (
 // error with redacted text that unwraps only to network and context
 // errors. Each attempt has its own http.Transport, closed before Connect
 // returns, so nothing of a failed attempt stays open.
-func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
-	raw, header, tg, err := c.prepare(ctx)
+func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) { return c.connectTo(ctx, 0) }
+
+// connectTo is Connect on endpoint i.
+func (c *connector) connectTo(ctx context.Context, i int) (*websocket.Conn, error) {
+	st := &connState{c: c, endpoint: i}
+	raw, header, tg, err := c.prepare(ctx, i)
 	if err != nil {
 		return nil, err
 	}
@@ -73,10 +77,10 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 	tr.CloseIdleConnections()
 	dials.Wait()
 	if err != nil {
-		return nil, c.dialError(tg, err, resp)
+		return nil, c.dialError(c.step("dial", st), tg, err, resp)
 	}
 	conn.SetReadLimit(c.o.ReadLimit)
-	st := &connState{c: c, secrets: tg, raw: rawConn}
+	st.secrets, st.raw = tg, rawConn
 	live.Store(conn, st)
 	if c.o.WriteOnly {
 		st.readDone = make(chan struct{})
@@ -87,13 +91,13 @@ func (c *connector) Connect(ctx context.Context) (*websocket.Conn, error) {
 
 // dialError builds Connect's error: redacted text, a *HandshakeError for
 // a non-101 answer, and only safe parts of err's chain.
-func (c *connector) dialError(tg redact.Target, err error, resp *http.Response) error {
+func (c *connector) dialError(step string, tg redact.Target, err error, resp *http.Response) error {
 	if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 		he := &HandshakeError{StatusCode: resp.StatusCode}
 		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
 			he.RetryAfter = min(statuscode.RetryAfter(resp.Header.Get("Retry-After"), time.Now()), c.maxHint)
 		}
-		return redact.Scrubbed(fmt.Sprintf("%s: %v", c.dial, he), he)
+		return redact.Scrubbed(fmt.Sprintf("%s: %v", step, he), he)
 	}
 	text := err.Error()
 	var ue *url.Error
@@ -101,18 +105,19 @@ func (c *connector) dialError(tg redact.Target, err error, resp *http.Response) 
 		text = "handshake request: " + ue.Err.Error()
 	}
 	// Only the parts of the chain that hold no URL, header or body stay.
-	return redact.Scrubbed(fmt.Sprintf("%s: %s", c.dial, tg.Text(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", step, tg.Text(text)), safeChain(err)...)
 }
 
 // prepare returns what this attempt dials with: the url, the header and
 // the redactor that knows both. With BeforeConnect they are the hook's
 // copies, checked again (a hook that breaks the url fails the attempt for
 // good), and the connector's newest redactor learns their secrets.
-func (c *connector) prepare(ctx context.Context) (string, http.Header, redact.Target, error) {
+func (c *connector) prepare(ctx context.Context, i int) (string, http.Header, redact.Target, error) {
+	target := c.targets[i]
 	if c.o.BeforeConnect == nil {
-		return c.target.raw, c.o.Header, c.target.secrets, nil
+		return target.raw, c.o.Header, target.secrets, nil
 	}
-	u, err := url.Parse(c.target.raw) // parsed once already: it parses
+	u, err := url.Parse(target.raw) // parsed once already: it parses
 	if err != nil {
 		return "", nil, redact.Target{}, err
 	}
@@ -121,11 +126,11 @@ func (c *connector) prepare(ctx context.Context) (string, http.Header, redact.Ta
 		header = http.Header{}
 	}
 	hookErr := c.o.BeforeConnect(ctx, u, header)
-	t, err := parseTarget(u.String(), c.target.public, header)
+	t, err := parseTarget(u.String(), target.public, header)
 	if err != nil {
 		return "", nil, redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
 	}
-	tg := c.target.secrets.Join(t.secrets)
+	tg := c.base.Join(t.secrets)
 	c.mu.Lock()
 	c.latest = tg
 	c.mu.Unlock()

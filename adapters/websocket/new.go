@@ -36,5 +36,9 @@ func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error)
 	if err != nil {
 		return nil, err
 	}
-	return adapt.New(adapt.Spec{Pkg: "websocket", Name: c.target.redacted, Classify: c.classify}, c, o.Supervisor)
+	sp := adapt.Spec{Pkg: "websocket", Name: c.target.redacted, Classify: c.classify}
+	if len(c.targets) > 1 {
+		return adapt.New[*websocket.Conn](sp, replicas{c}, o.Supervisor)
+	}
+	return adapt.New(sp, c, o.Supervisor)
 }

@@ -43,6 +43,12 @@ type Options struct {
 	// set, a handshake answered 401 or 403 is retried with the backoff
 	// rather than given up on: the next attempt may carry new credentials.
 	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
+	// Replicas are more URLs of the same service (replicas behind no load
+	// balancer). The supervisor tries url first; after a failed attempt or
+	// a lost connection it goes to the next replica at once (within the
+	// supervisor's FailoverSpread), and backs off only when every one
+	// failed. Status.Endpoint says which is in use. Each is masked like url.
+	Replicas []string
 	// PublicQuery names the query keys of the url whose values may be
 	// shown (in the default Name, errors, logs, probes and metrics). Every
 	// other query value is masked wherever it appears, whatever its key's
@@ -132,6 +138,7 @@ func (o *Options) validate() error {
 	o.Header = o.Header.Clone()
 	o.Subprotocols = append([]string(nil), o.Subprotocols...)
 	o.PublicQuery = append([]string(nil), o.PublicQuery...)
+	o.Replicas = append([]string(nil), o.Replicas...)
 	if o.TLSConfig != nil {
 		o.TLSConfig = o.TLSConfig.Clone()
 	}

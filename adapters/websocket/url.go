@@ -25,8 +25,13 @@ type target struct {
 // the url (its userinfo and every query value whose key is not in public)
 // and the values of header, which the program set.
 func parseTarget(raw string, public []string, header http.Header) (target, error) {
+	return parseField("url", raw, public, header)
+}
+
+// parseField is parseTarget for the option field (url, Replicas[1]).
+func parseField(field, raw string, public []string, header http.Header) (target, error) {
 	if raw == "" {
-		return target{}, opterr.New("websocket", "url", nil, "empty")
+		return target{}, opterr.New("websocket", field, nil, "empty")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -34,7 +39,7 @@ func parseTarget(raw string, public []string, header http.Header) (target, error
 		if errors.As(err, &ue) {
 			err = ue.Err // without the URL itself
 		}
-		return target{}, opterr.New("websocket", "url", nil, "malformed: %s", redact.Text(err.Error()))
+		return target{}, opterr.New("websocket", field, nil, "malformed: %s", redact.Text(err.Error()))
 	}
 	var values []string
 	for _, vs := range header {
@@ -44,13 +49,13 @@ func parseTarget(raw string, public []string, header http.Header) (target, error
 	redacted := tg.Shown()
 	switch {
 	case u.Scheme != "ws" && u.Scheme != "wss":
-		return target{}, opterr.New("websocket", "url", redacted, "scheme %q is not ws or wss", u.Scheme)
+		return target{}, opterr.New("websocket", field, redacted, "scheme %q is not ws or wss", u.Scheme)
 	case u.Host == "":
-		return target{}, opterr.New("websocket", "url", redacted, "no host")
+		return target{}, opterr.New("websocket", field, redacted, "no host")
 	case strings.HasSuffix(u.Host, ":"):
 		// wss://user:?pw@host parses as host "user:": a password with a
 		// raw '?', '#' or '/' must be escaped.
-		return target{}, opterr.New("websocket", "url", redacted, "empty port (escape '?', '#', '/' and '@' in a password)")
+		return target{}, opterr.New("websocket", field, redacted, "empty port (escape '?', '#', '/' and '@' in a password)")
 	}
 	return target{raw: raw, public: public, redacted: redacted, secrets: tg}, nil
 }

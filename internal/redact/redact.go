@@ -80,12 +80,18 @@ func redactURL(raw string) string {
 		if err != nil {
 			u.RawQuery = "" // unparseable: keep nothing of it
 		} else {
-			for k := range q {
-				if sensitiveParam(k) {
+			masked := true // every value is masked already (a Target's shown form): keep the query as it is
+			for k, vs := range q {
+				for _, v := range vs {
+					masked = masked && (v == Mask || v == "")
+				}
+				if sensitiveParam(k) && !(len(vs) == 1 && vs[0] == Mask) {
 					q.Del(k)
 				}
 			}
-			u.RawQuery = q.Encode()
+			if !masked {
+				u.RawQuery = q.Encode()
+			}
 		}
 	}
 	return u.String()

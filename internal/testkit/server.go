@@ -44,3 +44,16 @@ func Serve(t testing.TB, handle func(net.Conn)) string {
 	})
 	return ln.Addr().String()
 }
+
+// ClosedAddr returns a 127.0.0.1 address where nothing listens: a dial
+// to it is refused.
+func ClosedAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("testkit: listen: %v", err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
