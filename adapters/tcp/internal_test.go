@@ -19,7 +19,7 @@ func TestOptionsMirrorDial(t *testing.T) {
 
 func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
 	srv := tcptest.StartServer(t, tcptest.Echo)
-	d, err := dial.New("tcp", srv.Addr, dial.Options{})
+	d, err := dial.New("tcp", srv.Addr, nil, dial.Options{})
 	require.NoError(t, err)
 	c := &connector{d: d}
 	conn, err := c.Connect(t.Context())

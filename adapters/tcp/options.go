@@ -54,6 +54,12 @@ type Options struct {
 	// past), so a Handshake that only reads and writes still ends with the
 	// attempt.
 	Handshake func(ctx context.Context, conn net.Conn) error
+	// Replicas are more addresses (host:port) of the same service. The
+	// supervisor dials address first; after a failed attempt or a lost
+	// connection it goes to the next replica at once (within the
+	// supervisor's FailoverSpread), and backs off only when every one
+	// failed. Status.Endpoint says which is in use.
+	Replicas []string
 	// Supervisor configures the supervisor; its Name defaults to the
 	// address, and its Classify, if set, runs after this package's Classify.
 	Supervisor supervisor.Options[net.Conn]

@@ -40,7 +40,7 @@ type Client struct {
 // handler...) is an error wrapping supervisor.ErrInvalidOptions that names
 // it: `rpc: address: empty`, `rpc: Handlers["M"]: nil func`.
 func New(address string, o Options) (*Client, error) {
-	d, err := dial.New("rpc", address, o.dialOptions())
+	d, err := dial.New("rpc", address, o.Replicas, o.dialOptions())
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +48,13 @@ func New(address string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := &connector{d: d, o: o, sessions: map[*rpc2.Client]*session{}}
-	s, err := adapt.New(adapt.Spec{Pkg: "rpc", Name: address, Classify: tcp.Classify}, c, o.Supervisor)
+	sp := adapt.Spec{Pkg: "rpc", Name: address, Classify: tcp.Classify}
+	var s *supervisor.Supervisor[*rpc2.Client]
+	if len(o.Replicas) > 0 {
+		s, err = adapt.New[*rpc2.Client](sp, replicas{c}, o.Supervisor)
+	} else {
+		s, err = adapt.New(sp, c, o.Supervisor)
+	}
 	if err != nil {
 		return nil, err
 	}

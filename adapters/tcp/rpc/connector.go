@@ -27,8 +27,11 @@ type connector struct {
 // Connect dials, registers the handlers on a new client, starts its read
 // loop and, unless disabled, makes a first heartbeat within ctx: a server
 // that does not answer fails the attempt.
-func (c *connector) Connect(ctx context.Context) (*rpc2.Client, error) {
-	conn, err := c.d.Dial(ctx)
+func (c *connector) Connect(ctx context.Context) (*rpc2.Client, error) { return c.connectTo(ctx, 0) }
+
+// connectTo is Connect on endpoint i.
+func (c *connector) connectTo(ctx context.Context, i int) (*rpc2.Client, error) {
+	conn, err := c.d.Dial(ctx, i)
 	if err != nil {
 		return nil, err
 	}
@@ -111,4 +114,16 @@ func (c *connector) Watch(ctx context.Context, client *rpc2.Client) error {
 func (c *connector) Broken(err error) bool {
 	var se rpc2.ServerError
 	return !errors.As(err, &se) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+}
+
+// replicas is the connector of several endpoints: the supervisor calls
+// ConnectTo.
+type replicas struct{ *connector }
+
+// Endpoints returns the address and the Replicas.
+func (r replicas) Endpoints() []string { return r.d.Addrs() }
+
+// ConnectTo makes one attempt on endpoint i.
+func (r replicas) ConnectTo(ctx context.Context, i int) (*rpc2.Client, error) {
+	return r.connectTo(ctx, i)
 }

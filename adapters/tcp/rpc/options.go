@@ -41,6 +41,10 @@ type Options struct {
 	// connection for as long as the handler runs: a long handler should
 	// watch its client's DisconnectNotify. The map is copied.
 	Handlers map[string]any
+	// Replicas are more addresses (host:port) of the same service: after a
+	// failed attempt or a lost connection the next one is tried at once
+	// (within the supervisor's FailoverSpread), as in package tcp.
+	Replicas []string
 	// HeartbeatMethod is called every HeartbeatInterval on an idle or busy
 	// connection, and once inside every attempt; a reply later than
 	// HeartbeatTimeout (in an attempt: later than ConnectTimeout) breaks the

@@ -34,13 +34,13 @@ func TestValidateFillsDefaults(t *testing.T) {
 // afterwards changes nothing.
 func TestNewClonesTLS(t *testing.T) {
 	cfg := &tls.Config{ServerName: "a"}
-	d, err := New("tcp", "h:1", Options{TLS: cfg})
+	d, err := New("tcp", "h:1", nil, Options{TLS: cfg})
 	require.NoError(t, err)
 	cfg.ServerName = "b"
 	require.NotNil(t, d.tls)
 	assert.NotSame(t, cfg, d.tls.Config)
 	assert.Equal(t, "a", d.tls.Config.ServerName)
-	assert.Equal(t, "h:1", d.Addr())
+	assert.Equal(t, []string{"h:1"}, d.Addrs())
 }
 
 func TestErrorsSayThePackage(t *testing.T) {
@@ -48,10 +48,10 @@ func TestErrorsSayThePackage(t *testing.T) {
 		"tcp": `tcp: address "h": missing port in address`,
 		"rpc": `rpc: address "h": missing port in address`,
 	} {
-		_, err := New(pkg, "h", Options{})
+		_, err := New(pkg, "h", nil, Options{})
 		assert.EqualError(t, err, want)
 		assert.ErrorIs(t, err, opterr.ErrInvalid)
 	}
-	_, err := New("rpc", "h:1", Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}})
+	_, err := New("rpc", "h:1", nil, Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}})
 	assert.EqualError(t, err, "rpc: KeepAlive.Idle -1s: negative")
 }

@@ -11,17 +11,23 @@ import (
 // Dialer makes one connection per attempt with the options' keep-alive,
 // TCP_USER_TIMEOUT and TLS settings. It is safe for concurrent use.
 type Dialer struct {
-	addr string
-	net  *net.Dialer
-	tls  *tls.Dialer // nil: plain TCP
+	addrs []string // the address, then the replicas: the endpoints
+	net   *net.Dialer
+	tls   *tls.Dialer // nil: plain TCP
 }
 
-// New checks address and o, reporting a bad one as pkg's error (wrapping
-// supervisor.ErrInvalidOptions), and returns a Dialer of address. o is
-// copied: its TLS config is cloned.
-func New(pkg, address string, o Options) (*Dialer, error) {
-	if err := checkAddress(pkg, address); err != nil {
+// New checks address, replicas and o, reporting a bad one as pkg's error
+// (wrapping supervisor.ErrInvalidOptions), and returns a Dialer of
+// address and its replicas, the endpoints 0, 1, ... o is copied: its TLS
+// config is cloned.
+func New(pkg, address string, replicas []string, o Options) (*Dialer, error) {
+	if err := checkAddress(pkg, "address", address); err != nil {
 		return nil, err
+	}
+	for i, r := range replicas {
+		if err := checkAddress(pkg, fmt.Sprintf("Replicas[%d]", i), r); err != nil {
+			return nil, err
+		}
 	}
 	o, err := o.validate(pkg)
 	if err != nil {
@@ -38,25 +44,26 @@ func New(pkg, address string, o Options) (*Dialer, error) {
 	if o.DisableKeepAlive {
 		nd.KeepAlive = -1
 	}
-	d := &Dialer{addr: address, net: nd}
+	d := &Dialer{addrs: append([]string{address}, replicas...), net: nd}
 	if o.TLS != nil {
 		d.tls = &tls.Dialer{NetDialer: nd, Config: o.TLS}
 	}
 	return d, nil
 }
 
-// Addr returns the address it dials.
-func (d *Dialer) Addr() string { return d.addr }
+// Addrs returns the addresses it dials: the endpoints.
+func (d *Dialer) Addrs() []string { return d.addrs }
 
-// Dial connects (and completes the TLS handshake) within ctx.
-func (d *Dialer) Dial(ctx context.Context) (net.Conn, error) {
+// Dial connects to endpoint i (and completes the TLS handshake) within ctx.
+func (d *Dialer) Dial(ctx context.Context, i int) (net.Conn, error) {
+	addr := d.addrs[i]
 	if d.tls == nil {
-		return d.net.DialContext(ctx, "tcp", d.addr)
+		return d.net.DialContext(ctx, "tcp", addr)
 	}
-	c, err := d.tls.DialContext(ctx, "tcp", d.addr)
+	c, err := d.tls.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		if _, ok := err.(*net.OpError); !ok {
-			err = fmt.Errorf("tls handshake with %s: %w", d.addr, err)
+			err = fmt.Errorf("tls handshake with %s: %w", addr, err)
 		}
 		return nil, err
 	}

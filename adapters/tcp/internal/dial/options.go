@@ -30,11 +30,11 @@ type Options struct {
 	Resolver         *net.Resolver
 }
 
-// checkAddress reports a bad address as pkg's error about its "address"
-// argument.
-func checkAddress(pkg, address string) error {
+// checkAddress reports a bad address as pkg's error about field (the
+// "address" argument, or a Replicas entry).
+func checkAddress(pkg, field, address string) error {
 	if address == "" {
-		return opterr.New(pkg, "address", nil, "empty")
+		return opterr.New(pkg, field, nil, "empty")
 	}
 	if _, _, err := net.SplitHostPort(address); err != nil {
 		problem := err.Error()
@@ -42,7 +42,7 @@ func checkAddress(pkg, address string) error {
 		if errors.As(err, &ae) {
 			problem = ae.Err
 		}
-		return opterr.New(pkg, "address", address, "%s", problem)
+		return opterr.New(pkg, field, address, "%s", problem)
 	}
 	return nil
 }
