@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/policy"
 	"github.com/redial-go/redial/internal/redact"
 )
 
@@ -11,11 +12,12 @@ import (
 type transition struct {
 	at      time.Time // when it happened; zero means now
 	state   health.State
-	err     error     // nil keeps the last error
-	next    time.Time // NextAttempt (Backoff)
-	connect bool      // a new connection is Connected: Connects++, Attempt = 0
-	failed  bool      // an attempt failed: Attempt++, Failures++
-	lost    bool      // an established connection broke: an outage begins
+	err     error         // nil keeps the last error
+	next    time.Time     // NextAttempt (Backoff)
+	connect bool          // a new connection is Connected: Connects++, Attempt = 0
+	failed  bool          // an attempt failed: Attempt++, Failures++
+	lost    bool          // an established connection broke: an outage begins
+	delay   *policy.Delay // the wait and its reason, into Backoff
 }
 
 // set publishes t: it updates the Status in place, wakes Conn waiters
@@ -32,6 +34,7 @@ func (s *Supervisor[C]) set(t *transition) {
 	}
 	s.mu.Lock()
 	st := &s.status
+	from := st.State
 	if st.State != t.state {
 		st.Since = now
 	}
@@ -67,6 +70,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
 		s.outageStart = time.Time{}
 	}
+	s.record(from, t, now)
 	if s.changed != nil {
 		close(s.changed)
 		s.changed = nil
@@ -78,6 +82,37 @@ func (s *Supervisor[C]) set(t *transition) {
 		s.closeSubs()
 	}
 	s.mu.Unlock()
+}
+
+// record keeps t in the history ring, the oldest making room. s.mu must
+// be held; s.status is already updated.
+func (s *Supervisor[C]) record(from health.State, t *transition, now time.Time) {
+	h := health.Transition{At: now, From: from, To: t.state, Attempt: s.status.Attempt, Endpoint: s.status.Endpoint}
+	if t.err != nil {
+		h.Err = s.status.Err
+	}
+	if t.delay != nil {
+		h.Delay, h.Reason = t.delay.Wait, t.delay.Reason.String()
+	}
+	if len(s.history) < health.HistoryLen {
+		s.history = append(s.history, h)
+	} else {
+		s.history[s.recorded%health.HistoryLen] = h
+	}
+	s.recorded++
+}
+
+// History returns the last transitions, at most health.HistoryLen, oldest
+// first. It copies them under the status lock and never waits for Run.
+func (s *Supervisor[C]) History() []health.Transition {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.history)
+	out := make([]health.Transition, n)
+	for i := range n {
+		out[i] = s.history[(s.recorded-n+i)%health.HistoryLen]
+	}
+	return out
 }
 
 // closeSubs ends every subscription after the final Status was offered;

@@ -225,7 +225,7 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 	var d policy.Delay
 	s.endpoint, d = s.policy.Failed(s.endpoint, err, now)
 	next := now.Add(d.Wait)
-	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true})
+	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true, delay: &d})
 	s.logEvent(evAttemptFailed, &d, 0)
 	return next, nil
 }
@@ -262,7 +262,7 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 	var d policy.Delay
 	s.endpoint, d = s.policy.Lost(s.endpoint, uptime, reason, now)
 	next := now.Add(d.Wait)
-	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true})
+	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true, delay: &d})
 	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	s.close(conn)
 	return next, nil

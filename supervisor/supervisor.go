@@ -68,6 +68,10 @@ type Supervisor[C comparable] struct {
 	changed     chan struct{}           // closed on the next change; made when someone waits
 	subs        map[chan health.Status]struct{}
 	over        bool // the final Status (Stopped or Failed) was published: subscriptions are closed
+	// history is the last transitions: it grows to health.HistoryLen, then
+	// is a ring, so an idle supervisor pays for the few it had.
+	history  []health.Transition
+	recorded int // transitions recorded so far
 }
 
 // New returns a Supervisor for c; Run starts it. The options are copied,

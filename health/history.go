@@ -1,0 +1,27 @@
+package health
+
+import "time"
+
+// HistoryLen is how many transitions a supervisor keeps: its last 64, in
+// fixed memory.
+const HistoryLen = 64
+
+// Transition is one state change of a supervised connection.
+type Transition struct {
+	At       time.Time
+	From, To State
+	Attempt  int           // consecutive failed attempts after the change
+	Delay    time.Duration // the wait before the next attempt, when To is Backoff
+	Reason   string        // why the wait is that long: backoff, hint, budget, first-retry, failover
+	Err      error         // what happened, redacted; nil when nothing failed
+	Endpoint string        // the endpoint, with several
+}
+
+// HistorySource is a Source that keeps its recent transitions, such as a
+// supervisor; the status page shows them. History returns them oldest
+// first, at most HistoryLen; it must be safe for concurrent use and must
+// not block.
+type HistorySource interface {
+	Source
+	History() []Transition
+}
