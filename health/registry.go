@@ -57,19 +57,29 @@ func (r *Registry) Remove(name string) bool {
 
 // Entries returns every source's current Status, in the order added.
 func (r *Registry) Entries() []Entry {
+	es, _ := r.read(false)
+	return es
+}
+
+// read returns every source's Status and, withHistory, its History (nil
+// for a source that keeps none), read without the Registry's lock held.
+func (r *Registry) read(withHistory bool) ([]Entry, [][]Transition) {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
 	r.mu.Unlock()
-	out := make([]Entry, len(es))
+	out, hs := make([]Entry, len(es)), make([][]Transition, len(es))
 	for i, e := range es {
 		out[i] = Entry{Name: e.name, Critical: e.critical}
 		if e.source == nil {
 			out[i].Status = Status{Name: e.name, State: Idle, Err: errNilSource}
-		} else {
-			out[i].Status = e.source.Status()
+			continue
+		}
+		out[i].Status = e.source.Status()
+		if h, ok := e.source.(HistorySource); ok && withHistory {
+			hs[i] = h.History()
 		}
 	}
-	return out
+	return out, hs
 }
 
 // Ready reports whether every critical source is Connected. A Registry

@@ -1,0 +1,153 @@
+package health
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"html/template"
+	"net/http"
+	"time"
+
+	"github.com/redial-go/redial/internal/redact"
+)
+
+// StatusPageOptions configures Registry.StatusPage.
+type StatusPageOptions struct {
+	// Title heads the page; "" means "redial".
+	Title string
+	// Verbose shows each source's last error and the errors of its
+	// transitions, redacted, as ReadyHandler does with ?verbose=1. Off, the
+	// page shows nothing the readiness body does not show without it.
+	Verbose bool
+}
+
+// StatusPage returns a handler serving one self-contained HTML page for
+// operators: one row per source with its state (colour and word), since
+// when, the failed attempts, the next attempt as a countdown, the
+// reconnects in the last minute, the endpoint, and the last transitions
+// drawn as an inline SVG timeline (from the source's History, when it is a
+// HistorySource). The page loads nothing from elsewhere — no scripts,
+// fonts or styles — and sends a Content-Security-Policy that allows only
+// its own inline script and style (by hash) and requests to itself; it
+// refreshes itself every second from the same URL with ?format=json,
+// without reloading. Mount it on a path of its own (say /status).
+func (r *Registry) StatusPage(o StatusPageOptions) http.Handler {
+	if o.Title == "" {
+		o.Title = "redial"
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		snap := r.snapshot(o.Verbose, time.Now())
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if req.URL.Query().Get("format") == "json" {
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(snap) // a write error means the reader went away
+			return
+		}
+		data, err := json.Marshal(snap)
+		if err != nil {
+			http.Error(w, "status page: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		var b bytes.Buffer
+		if err := pageTemplate.Execute(&b, pageData{Title: o.Title, Data: template.JS(data), Script: pageScript, Style: pageStyle}); err != nil {
+			http.Error(w, "status page: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", pageCSP)
+		_, _ = w.Write(b.Bytes())
+	})
+}
+
+// pageSnapshot is the page's data, also served as JSON.
+type pageSnapshot struct {
+	Now     time.Time    `json:"now"`
+	Ready   bool         `json:"ready"`
+	Live    bool         `json:"live"`
+	Sources []pageSource `json:"sources"`
+}
+
+type pageSource struct {
+	Name        string           `json:"name"`
+	Critical    bool             `json:"critical"`
+	State       State            `json:"state"`
+	Since       time.Time        `json:"since"`
+	Attempt     int              `json:"attempt"`
+	Connects    uint64           `json:"connects"`
+	NextAttempt *time.Time       `json:"next_attempt,omitempty"`
+	Reconnects  int              `json:"reconnects_last_minute"`
+	Endpoint    string           `json:"endpoint,omitempty"`
+	LastError   string           `json:"last_error,omitempty"`
+	LastFailure *time.Time       `json:"last_failure,omitempty"`
+	History     []pageTransition `json:"history"`
+}
+
+type pageTransition struct {
+	At     time.Time     `json:"at"`
+	From   State         `json:"from"`
+	To     State         `json:"to"`
+	Delay  time.Duration `json:"delay_ns,omitempty"`
+	Reason string        `json:"reason,omitempty"`
+	Err    string        `json:"err,omitempty"`
+}
+
+// snapshot reads every source once.
+func (r *Registry) snapshot(verbose bool, now time.Time) pageSnapshot {
+	es, hs := r.read(true)
+	snap := pageSnapshot{Now: now, Ready: ready(es), Live: live(es), Sources: make([]pageSource, len(es))}
+	for i, e := range es {
+		st := e.Status
+		ps := pageSource{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt,
+			Connects: st.Connects, Reconnects: st.ReconnectsLastMinute, Endpoint: st.Endpoint, History: []pageTransition{}}
+		if !st.NextAttempt.IsZero() && st.State == Backoff {
+			ps.NextAttempt = &st.NextAttempt
+		}
+		if verbose && st.Err != nil {
+			ps.LastError = redact.Text(st.Err.Error())
+			if !st.LastFailure.IsZero() {
+				ps.LastFailure = &st.LastFailure
+			}
+		}
+		for _, t := range hs[i] {
+			pt := pageTransition{At: t.At, From: t.From, To: t.To, Delay: t.Delay, Reason: t.Reason}
+			if verbose && t.Err != nil {
+				pt.Err = redact.Text(t.Err.Error())
+			}
+			ps.History = append(ps.History, pt)
+		}
+		snap.Sources[i] = ps
+	}
+	return snap
+}
+
+type pageData struct {
+	Title  string
+	Data   template.JS // JSON (json.Marshal escapes <, > and &), in a data block
+	Script template.JS
+	Style  template.CSS
+}
+
+var (
+	//go:embed page/page.html
+	pageHTML string
+	//go:embed page/page.js
+	pageJS string
+	//go:embed page/page.css
+	pageCSS string
+
+	pageTemplate = template.Must(template.New("page").Parse(pageHTML))
+	pageScript   = template.JS(pageJS)
+	pageStyle    = template.CSS(pageCSS)
+	// pageCSP allows the page's own inline script and style, by hash, and
+	// requests to its own origin: nothing else.
+	pageCSP = "default-src 'none'; script-src '" + hash(pageJS) + "'; style-src '" + hash(pageCSS) +
+		"'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
