@@ -93,7 +93,7 @@ func demo(ctx context.Context, w io.Writer, c config) error {
 		return err
 	}
 	defer probe.Close()
-	fmt.Fprintf(w, "feed:      %s  (its token never shows: redacted)\nreadiness: %s  (curl it while the demo runs)\n\n", client.feed.Name(), probe.URL())
+	fmt.Fprintf(w, "feed:      %s  (its token never shows: redacted)\nreadiness: %s  (curl it while the demo runs)\nstatus:    %s  (open it in a browser)\n\n", client.feed.Name(), probe.URL(), probe.StatusURL())
 
 	if err := client.run(ctx, probe, out); err != nil {
 		return err

@@ -25,6 +25,7 @@ func startProbe(c *client) (*probe, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/readyz", reg.ReadyHandler())
 	mux.Handle("/livez", reg.LiveHandler())
+	mux.Handle("/status", reg.StatusPage(health.StatusPageOptions{Title: "redial demo", Verbose: true}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -35,6 +36,9 @@ func startProbe(c *client) (*probe, error) {
 }
 
 func (p *probe) URL() string { return "http://" + p.ln.Addr().String() + "/readyz" }
+
+// StatusURL is the status page's address.
+func (p *probe) StatusURL() string { return "http://" + p.ln.Addr().String() + "/status" }
 
 // get returns the readiness status code, or 0 when asking failed.
 func (p *probe) get(ctx context.Context) int {
