@@ -17,9 +17,16 @@ func Permanent(err error) error {
 
 // IsPermanent reports whether err or any error it wraps was marked by
 // Permanent, or has a method Permanent() bool that returns true.
+// It allocates nothing (a Breaker calls it on every failure).
 func IsPermanent(err error) bool {
-	var p interface{ Permanent() bool }
-	return errors.As(err, &p) && p.Permanent()
+	p, ok := errors.AsType[permanent](err)
+	return ok && p.Permanent()
+}
+
+// permanent is an error that can say it is final.
+type permanent interface {
+	error
+	Permanent() bool
 }
 
 type permanentError struct{ err error }

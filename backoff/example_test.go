@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
@@ -29,4 +30,50 @@ func ExampleBackoff_Next() {
 	}
 	fmt.Println()
 	// Output: 1s 2s 4s 5s
+}
+
+func ExampleBreaker() {
+	b, _ := backoff.NewBreaker(backoff.BreakerConfig{Failures: 2, Cooldown: time.Minute})
+	down := errors.New("connection refused")
+	for range 2 {
+		if b.Allow() == nil {
+			b.Record(down) // two failures in a row open it
+		}
+	}
+	err := b.Allow()
+	d, _ := backoff.RetryAfterHint(err)
+	fmt.Println(b.State(), errors.Is(err, backoff.ErrOpen), d.Round(time.Second))
+
+	// Retry with the open breaker does not call op at all.
+	calls := 0
+	_, err = backoff.Retry(context.Background(), func(context.Context) (string, error) {
+		calls++
+		return "pong", nil
+	}, backoff.RetryOptions{Breaker: b})
+	fmt.Println(errors.Is(err, backoff.ErrOpen), calls)
+	// Output:
+	// open true 1m0s
+	// true 0
+}
+
+func ExampleHedge() {
+	var mu sync.Mutex
+	copies := 0
+	v, err := backoff.Hedge(context.Background(), func(ctx context.Context) (string, error) {
+		mu.Lock()
+		copies++
+		first := copies == 1
+		mu.Unlock()
+		if first { // the first copy is slow: the second one wins and cancels it
+			select {
+			case <-time.After(time.Second):
+				return "slow", nil
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		return "fast", nil
+	}, backoff.HedgeOptions{Delay: 10 * time.Millisecond})
+	fmt.Println(v, err, copies)
+	// Output: fast <nil> 2
 }

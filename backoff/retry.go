@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -13,12 +14,13 @@ const (
 )
 
 // RetryOptions configures Retry. The zero value is the default: the default
-// Config, 3 attempts, no Budget, hints honored up to 5 minutes.
+// Config, 3 attempts, no Budget, hints honored up to 5 minutes, no Breaker.
 type RetryOptions struct {
 	Backoff     Config
 	MaxAttempts int           // attempts in all, the first included; 0 means 3
 	Budget      *Budget       // nil: none
 	MaxHint     time.Duration // longest Retry-After honored; 0 means 5 minutes
+	Breaker     *Breaker      // consulted before every attempt; nil: none
 }
 
 // Retry calls op until it succeeds, returns a Permanent error, or
@@ -31,6 +33,15 @@ type RetryOptions struct {
 // for nothing. When ctx ends during a wait, the returned error wraps both
 // the last error and ctx's cause. Invalid options are an error before op is
 // ever called.
+//
+// With a Breaker, Retry asks its Allow before every attempt and records
+// every attempt's result on it (an attempt that failed after ctx was
+// cancelled counts as neither success nor failure). Whenever the breaker
+// would refuse a call, before an attempt or after a failed one, Retry ends
+// at once without waiting: its error wraps ErrOpen, carries the time left
+// as its RetryAfterHint, and wraps op's last error if there was one. When
+// the first attempt is refused, op is never called and the Budget gets no
+// request.
 func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o RetryOptions) (T, error) {
 	var zero T
 	if o.MaxAttempts < 0 {
@@ -49,14 +60,27 @@ func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o Re
 	if err != nil {
 		return zero, err
 	}
+	if o.Breaker != nil {
+		if err := o.Breaker.Allow(); err != nil {
+			return zero, err
+		}
+	}
 	if o.Budget != nil {
 		o.Budget.OnRequest()
 	}
 	var timer *time.Timer
 	for attempt := 1; ; attempt++ {
 		v, err := op(ctx)
+		if o.Breaker != nil {
+			record(o.Breaker, ctx, err)
+		}
 		if err == nil || IsPermanent(err) || attempt >= o.MaxAttempts || ctx.Err() != nil {
 			return v, err
+		}
+		if o.Breaker != nil {
+			if open := o.Breaker.refusal(); open != nil {
+				return v, breakerStopped(open, err)
+			}
 		}
 		wait := max(b.Next(), clampedHint(err, o.MaxHint))
 		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
@@ -76,5 +100,26 @@ func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o Re
 		case <-ctx.Done():
 			return v, fmt.Errorf("%w (retry stopped: %w)", err, context.Cause(ctx))
 		}
+		if o.Breaker != nil {
+			if open := o.Breaker.Allow(); open != nil {
+				return v, breakerStopped(open, err)
+			}
+		}
 	}
+}
+
+// record records an attempt's result on b; a failure after ctx was
+// cancelled says nothing about the server.
+func record(b *Breaker, ctx context.Context, err error) {
+	if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+		b.release()
+		return
+	}
+	b.Record(err)
+}
+
+// breakerStopped is Retry's error when the breaker refused a retry: open
+// comes first, so that RetryAfterHint finds the breaker's time left.
+func breakerStopped(open, last error) error {
+	return fmt.Errorf("%w (last error: %w)", open, last)
 }
