@@ -62,12 +62,39 @@ func Text(text string, secrets ...string) string {
 	}
 	text = userinfoPattern.ReplaceAllString(text, "${1}"+Mask+"@")
 	text = urlPattern.ReplaceAllStringFunc(text, redactURL)
-	text = eqPattern.ReplaceAllString(text, "${1}${2}"+Mask)
-	return colonPattern.ReplaceAllString(text, "${1}${2}${3}"+Mask)
+	text = maskValues(eqPattern, text, 2, 3)
+	return maskValues(colonPattern, text, 3, 4)
 }
 
-// redactURL masks the password of one URL and drops its credential parameters.
+// maskValues replaces, in every match of re, what lies between the end of
+// submatch after and the end of the value, submatch v, with Mask. A value
+// that is Mask already keeps what follows it (the ':' or ')' that ends a
+// clause), so that masking twice changes nothing.
+func maskValues(re *regexp.Regexp, text string, after, v int) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+		start, end := m[2*after+1], m[2*v+1]
+		b.WriteString(text[last:start])
+		b.WriteString(Mask)
+		if value := text[m[2*v]:end]; strings.HasPrefix(value, Mask) && strings.Trim(value[len(Mask):], ":,.;)") == "" {
+			b.WriteString(value[len(Mask):])
+		}
+		last = end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// redactURL masks the password of one URL and drops its credential
+// parameters. Punctuation that ends the URL's sentence ("dial ws://h/x:
+// refused") is not part of it.
 func redactURL(raw string) string {
+	trimmed := strings.TrimRight(raw, ":,.;)")
+	return redactOneURL(trimmed) + raw[len(trimmed):]
+}
+
+func redactOneURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return raw // the patterns after this one still mask what they can

@@ -73,3 +73,14 @@ func TestScrubbedKeepsOnlyWhatItIsGiven(t *testing.T) {
 	assert.False(t, errors.As(err, &h), "the secret holder is not in the chain")
 	_ = holder
 }
+
+// A URL that ends a clause keeps its punctuation out of the query.
+func TestURLBeforePunctuation(t *testing.T) {
+	for _, in := range []string{
+		"redial ws://h/x?room=xxxxx&token=xxxxx: gave up",
+		"redial wss://h/events: gave up",
+		"dialing (ws://h/x?token=xxxxx), then",
+	} {
+		assert.Equal(t, in, redact.Text(in))
+	}
+}

@@ -1,0 +1,81 @@
+// Package sse keeps a Server-Sent Events stream alive under a redial
+// supervisor.
+//
+// New(url, Options) returns a *Client: a supervisor over a streaming HTTP
+// GET (Accept: text/event-stream) whose events, parsed by
+// github.com/tmaxmax/go-sse, the program reads with Events. It offers the
+// supervisor's Run, Status, Subscribe, Done, Err and Name:
+//
+//	feed, err := sse.New("https://feed.example/prices?token=...", sse.Options{})
+//	...
+//	go feed.Run(ctx)
+//	for ev, err := range feed.Events(ctx) {
+//		if err != nil {
+//			continue // the stream broke; it resumes after the last event received
+//		}
+//		handle(ev.ID, ev.Type, ev.Data)
+//	}
+//	// here feed.Err() says why it ended: nil (ctx ended) or why it gave up
+//
+// # Resuming
+//
+// Every request sends the id of the last event the program received from
+// Events as Last-Event-ID (Options.LastEventID before the first), so a
+// server that keeps history loses nothing across reconnects. The position
+// is the last event delivered, not the last one read: the Client reads
+// ahead of the program (Options.Buffer events), and what it read but had
+// not delivered when the stream broke is dropped and fetched again, after
+// the break's error, in order, none twice. Client.LastEventID returns the
+// position, for a program that persists it and resumes from it on its
+// next run.
+//
+// # Reading, the idle timeout and the server's hints
+//
+// The read runs on the supervisor's own goroutine (it is the Watcher): no
+// goroutine is added per stream. It hands each event to the Events loop
+// through the bounded buffer and stops reading while the buffer is full,
+// so memory stays bounded and a slow program holds the server back
+// rather than losing events. An event larger than MaxEventSize (1 MiB)
+// breaks the stream (ErrEventTooLarge).
+//
+// A stream silent, not even a keep-alive comment, for longer than
+// IdleTimeout (15s by default) is treated as broken and replaced
+// (ErrIdleTimeout): with the defaults a dead path (a dropped NAT entry, a
+// frozen server) is found within 15s. Servers send comment lines as
+// keep-alives; set IdleTimeout above their interval. Time spent waiting
+// for the program to take an event does not count.
+//
+// The server's `retry:` field is a hint: the wait after the stream it came
+// on breaks is at least that long (it lengthens the backoff's wait, never
+// shortens it; MaxHint caps it). A 429 or 503 with Retry-After (seconds or
+// an HTTP date) is a hint too.
+//
+// # Answers that end it
+//
+// An answer of 204 No Content ends the Client for good (Failed), as the
+// SSE specification says: the server asks the client not to reconnect.
+// So do a 200 whose Content-Type is not text/event-stream (the error says
+// which type came), and 401, 403 and 404 — except that with
+// Options.BeforeConnect set, a 401 or 403 is retried with the backoff: the
+// hook runs before every attempt and may bring new credentials (a rotating
+// token in the url or the header). Every other answer, and every network
+// failure, is an ordinary reconnect. ResponseError carries the status.
+//
+// # Replicas
+//
+// Options.Replicas adds more URLs of the same service (sharing the event
+// ids): after a failed attempt or a lost stream the next one is tried at
+// once (within FailoverSpread), the backoff runs once per round, and the
+// request resumes from the same Last-Event-ID whichever replica it goes
+// to. Status.Endpoint says which one is in use.
+//
+// # Errors and secrets
+//
+// A bad url or option is one error wrapping supervisor.ErrInvalidOptions,
+// such as `sse: IdleTimeout -1s: negative`. No error, log line, Status or
+// probe body holds the url's user name and password, any query value but
+// those of Options.PublicQuery, or the values of Options.Header or of
+// BeforeConnect, even where the server echoes them: a refused request's
+// body is never read, an unexpected Content-Type is shown with them
+// masked, and event data never goes in an error.
+package sse

@@ -1,0 +1,101 @@
+package sse_test
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// historyServer keeps events 1..5 and sends each request those after its
+// Last-Event-ID. The first request sends event 1, waits until it was
+// delivered, sends 2..5 and ends the stream; later ones stay open.
+func historyServer(t *testing.T, delivered <-chan struct{}) *server {
+	return serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		from, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+		stream(w)
+		for i := from + 1; i <= 5; i++ {
+			send(w, strconv.Itoa(i), "event "+strconv.Itoa(i))
+			if n == 1 && i == 1 {
+				<-delivered
+			}
+		}
+		if n > 1 {
+			<-r.Context().Done()
+		}
+	})
+}
+
+// TestUndeliveredEventsAreFetchedAgain: the Client has read events 2..5
+// ahead of a program still busy with event 1 when the stream ends. They
+// were never delivered, so the next request resumes after 1, the last
+// event delivered, not after 5, the last one read: the program gets 1,
+// the break, then 2..5 from the new stream, none lost, none twice.
+func TestUndeliveredEventsAreFetchedAgain(t *testing.T) {
+	delivered := make(chan struct{})
+	srv := historyServer(t, delivered)
+	o := testOptions()
+	o.Buffer = 8
+	ready := make(chan *client, 1)
+	first := true
+	c := start(t, srv.URL+"/events", o, func(g got) {
+		if first { // busy with event 1 until the stream has broken
+			first = false
+			c := <-ready
+			close(delivered)
+			testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
+		}
+	})
+	ready <- c
+	var seq []string
+	for len(seq) < 6 {
+		g := c.next(t, 5*time.Second)
+		if g.err != nil {
+			seq = append(seq, "error")
+			assert.ErrorContains(t, g.err, "sse: read: the server ended the stream (EOF)")
+			continue
+		}
+		seq = append(seq, g.ev.ID)
+		assert.Equal(t, "event "+g.ev.ID, g.ev.Data)
+	}
+	assert.Equal(t, []string{"1", "error", "2", "3", "4", "5"}, seq)
+	assert.Empty(t, srv.request(1).Header.Get("Last-Event-ID"))
+	assert.Equal(t, "1", srv.request(2).Header.Get("Last-Event-ID"), "resumes after the last event delivered")
+	assert.Equal(t, "5", c.LastEventID())
+	require.NoError(t, c.stop())
+}
+
+// TestEveryReconnectSendsTheLastDeliveredID: a server that ends every
+// stream once its one event was delivered; each request carries the id
+// of the event before.
+func TestEveryReconnectSendsTheLastDeliveredID(t *testing.T) {
+	delivered := make(chan struct{}, 1)
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		stream(w)
+		if n > 4 {
+			<-r.Context().Done()
+			return
+		}
+		send(w, "id-"+strconv.Itoa(n), "x")
+		select {
+		case <-delivered:
+		case <-r.Context().Done():
+		}
+	})
+	c := start(t, srv.URL+"/events", testOptions(), func(g got) {
+		if g.err == nil {
+			delivered <- struct{}{}
+		}
+	})
+	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", connected(5))
+	for n := 2; n <= 5; n++ {
+		assert.Equal(t, "id-"+strconv.Itoa(n-1), srv.request(n).Header.Get("Last-Event-ID"), "request %d", n)
+	}
+	require.NoError(t, c.stop())
+}

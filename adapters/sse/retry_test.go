@@ -1,0 +1,77 @@
+package sse_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// lostStatus waits for the Backoff after the first stream broke.
+func lostStatus(t *testing.T, c *client) health.Status {
+	return testkit.WaitStatus(t, c, 5*time.Second, "backoff after the loss", func(st health.Status) bool {
+		return st.State == health.Backoff && st.Connects == 1
+	})
+}
+
+// TestRetryFieldLengthensTheNextWait: a server that says `retry: 3000`
+// and ends the stream. The backoff alone would wait 5ms; the next attempt
+// is due 3s after the loss, and not much later. No waiting: the Status
+// says when.
+func TestRetryFieldLengthensTheNextWait(t *testing.T) {
+	for _, retry := range []string{"3000", "3000\r"} { // CRLF line ends too
+		t.Run(fmt.Sprintf("%q", retry), func(t *testing.T) {
+			delivered := make(chan got, 1)
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				stream(w)
+				fmt.Fprintf(w, "retry: %s\n\n", retry)
+				send(w, "1", "hello")
+				<-delivered // then the stream ends
+			})
+			c := start(t, srv.URL+"/events", testOptions(), func(g got) { delivered <- g })
+			st := lostStatus(t, c)
+			wait := st.NextAttempt.Sub(st.LastFailure)
+			t.Logf("next attempt %v after the loss: %v", wait, st.Err)
+			assert.GreaterOrEqual(t, wait, 3*time.Second, "retry: 3000 is a hint")
+			assert.Less(t, wait, 3*time.Second+100*time.Millisecond, "the hint, not more")
+			g := c.next(t, time.Second)
+			assert.Equal(t, "hello", g.ev.Data, "the retry-only block is not an event")
+			assert.Equal(t, "1", g.ev.ID)
+			require.NoError(t, c.stop())
+		})
+	}
+}
+
+// TestRetryFieldNeverShortensTheWait: `retry: 1` after a stream that
+// broke soon (flapping) leaves the backoff's own wait.
+func TestRetryFieldNeverShortensTheWait(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		stream(w)
+		fmt.Fprint(w, "retry: 1\n\n")
+		send(w, "1", "hello")
+	})
+	o := testOptions()
+	o.Supervisor.Backoff.Base, o.Supervisor.Backoff.Cap = 400*time.Millisecond, 400*time.Millisecond
+	c := start(t, srv.URL+"/events", o, nil)
+	st := lostStatus(t, c)
+	assert.GreaterOrEqual(t, st.NextAttempt.Sub(st.LastFailure), 400*time.Millisecond)
+	require.NoError(t, c.stop())
+}
+
+// TestWithoutRetryFieldTheBackoffDecides is the baseline of the two above.
+func TestWithoutRetryFieldTheBackoffDecides(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		stream(w)
+		send(w, "1", "hello")
+	})
+	c := start(t, srv.URL+"/events", testOptions(), nil)
+	st := lostStatus(t, c)
+	assert.Less(t, st.NextAttempt.Sub(st.LastFailure), time.Second)
+	require.NoError(t, c.stop())
+}
