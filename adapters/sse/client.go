@@ -82,3 +82,7 @@ func (c *Client) Err() error { return c.sup.Err() }
 // Name returns the Client's name (Options.Supervisor.Name, or the url,
 // redacted).
 func (c *Client) Name() string { return c.sup.Name() }
+
+// History returns the last transitions, oldest first; see
+// supervisor.Supervisor.History. A Client is a health.HistorySource.
+func (c *Client) History() []health.Transition { return c.sup.History() }
