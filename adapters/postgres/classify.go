@@ -30,16 +30,27 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 //     exception), network errors and everything else are retried with the
 //     backoff.
 //
+// A DSN with several hosts gets one answer per host (pgx tries them all,
+// and with sslmode=prefer each twice): the error is Permanent only when
+// every answer is one of those SQLSTATEs, so a primary that refuses
+// connections while it restarts, next to a standby that answers 28000, is
+// retried.
+//
 // It also removes credentials: a *pgconn.ConnectError, which carries the
 // whole parsed Config and so the password, is replaced by an error with the
-// same redacted text that still answers errors.As for *pgconn.PgError.
-// Classify(nil) is nil. The supervisors of this package use it with their
-// DSN's password as a known secret and their own 53300 hint.
+// same redacted text that still answers errors.As for *pgconn.PgError (see
+// SafeError). Classify(nil) is nil. The supervisors of this package use it
+// with their DSN's password (and BeforeConnect's) as known secrets, their
+// own 53300 hint, and, when BeforeConnect is set, 28P01 and 28000 retried
+// with the backoff: the next attempt may carry new credentials.
 func Classify(err error) error {
-	return classify(err, nil, DefaultTooManyConnectionsHint)
+	return classify(err, nil, DefaultTooManyConnectionsHint, false)
 }
 
-func classify(err error, secrets []string, tooMany time.Duration) error {
+// classify is Classify with the secrets to mask, the 53300 hint and
+// whether credentials rotate (BeforeConnect is set): then only 3D000 is
+// permanent.
+func classify(err error, secrets []string, tooMany time.Duration, rotating bool) error {
 	if err == nil {
 		return nil
 	}
@@ -47,10 +58,12 @@ func classify(err error, secrets []string, tooMany time.Duration) error {
 	// pgx tries every address (and, with sslmode=prefer, TLS then plain)
 	// and joins the errors: give up only when every one of them says so. A
 	// standby answering 28000 while the primary restarts is no reason to.
+	// The scrubbed error keeps one part per answer, so err may have been
+	// scrubbed already (by a connector) or not.
 	permanent, hinted := true, false
 	for _, leaf := range leaves(err, nil) {
 		var pg *pgconn.PgError
-		if !errors.As(leaf, &pg) || !permanentCode(pg.Code) {
+		if !errors.As(leaf, &pg) || !permanentCode(pg.Code, rotating) {
 			permanent = false
 		}
 		hinted = hinted || pg != nil && pg.Code == "53300"
@@ -66,8 +79,14 @@ func classify(err error, secrets []string, tooMany time.Duration) error {
 	return out
 }
 
-// permanentCode reports the SQLSTATEs that retrying cannot fix.
-func permanentCode(code string) bool { return code == "28P01" || code == "28000" || code == "3D000" }
+// permanentCode reports the SQLSTATEs that retrying cannot fix; with
+// rotating credentials a refused login may succeed with the next ones.
+func permanentCode(code string, rotating bool) bool {
+	if rotating {
+		return code == "3D000"
+	}
+	return code == "28P01" || code == "28000" || code == "3D000"
+}
 
 // leaves returns the errors at the ends of err's tree: a *pgconn.PgError
 // is one, and so is every error that wraps nothing.

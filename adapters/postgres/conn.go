@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/supervisor"
 )
@@ -15,6 +16,17 @@ type ConnOptions struct {
 	// Configure, when set, is called once by NewConn with the parsed
 	// config: the place for a Tracer or a custom TLS config. nil: none.
 	Configure func(*pgx.ConnConfig)
+	// BeforeConnect, when set, is called before every connection attempt
+	// with the copy of the parsed config the attempt dials with, and may
+	// change it: cfg.Password to a rotating password or an IAM
+	// authentication token, most often. The password it leaves there is
+	// masked like the DSN's wherever it could show. An error from it fails
+	// the attempt (retried with the backoff, unless it is
+	// backoff.Permanent). With it set, a login refused with 28P01 or 28000
+	// is retried with the backoff rather than given up on: the next
+	// attempt may carry new credentials. nil: the DSN's credentials, and
+	// those refusals are final.
+	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
 	// TooManyConnectionsHint is the shortest wait after the server refused
 	// a connection with SQLSTATE 53300 (too many connections); 0 means
 	// DefaultTooManyConnectionsHint (5s).
@@ -33,11 +45,13 @@ type ConnOptions struct {
 // (postgres://user:password@host:5432/db?sslmode=verify-full) or key=value
 // pairs (host=... user=... password='...' dbname=...); its password never
 // appears in an error, a log line or a Status, in either form. Defaults:
-// no Configure, TooManyConnectionsHint 5s, the supervisor's own (Backoff
-// Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes) and Name the
-// redacted target. Bad options are one error wrapping
-// supervisor.ErrInvalidOptions that names the field.
+// no Configure, no BeforeConnect, TooManyConnectionsHint 5s, the
+// supervisor's own (Backoff Decorrelated with Base 1s and Cap 1 minute,
+// StableAfter 30s, ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes)
+// and Name the redacted target. Every connect (the dial, TLS and the
+// login) and every cancel request is bounded by the DSN's
+// connect_timeout, or else by Supervisor.ConnectTimeout. Bad options are
+// one error wrapping supervisor.ErrInvalidOptions that names the field.
 //
 // A *pgx.Conn is not safe for concurrent use, so the supervisor does not
 // watch it in the background. Do runs a function with the connection and,
@@ -62,8 +76,8 @@ func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], erro
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}
-	t := newTarget(dsn, &cfg.Config, hint)
-	return newSupervisor(t, &connector{cfg: cfg, secrets: t.secrets}, o.Supervisor)
+	t := newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
+	return newSupervisor(t, newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings())), o.Supervisor)
 }
 
 // closeTimeout bounds closing one connection: the Terminate message, and
@@ -71,32 +85,54 @@ func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], erro
 const closeTimeout = 2 * time.Second
 
 // connector makes *pgx.Conn connections; its errors are scrubbed of the
-// DSN's secrets before they leave it.
+// target's secrets before they leave it.
 type connector struct {
-	cfg     *pgx.ConnConfig
-	secrets []string
+	cfg    *pgx.ConnConfig // the template: each attempt dials with a copy
+	t      target
+	before beforeConnect
+	dials  *dialer
+}
+
+// newConnector returns the connector of cfg, whose connect timeout
+// defaults to timeout.
+func newConnector(cfg *pgx.ConnConfig, t target, before beforeConnect, timeout time.Duration) *connector {
+	defaultConnectTimeout(&cfg.Config, timeout)
+	return &connector{cfg: cfg, t: t, before: before, dials: newDialer(&cfg.Config)}
 }
 
 func (c *connector) Connect(ctx context.Context) (*pgx.Conn, error) {
-	conn, err := pgx.ConnectConfig(ctx, c.cfg)
+	cfg := c.cfg.Copy()
+	if err := c.t.prepare(ctx, &cfg.Config, c.before, c.dials); err != nil {
+		return nil, c.t.scrub(err)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, scrub(err, c.secrets)
+		return nil, c.t.scrub(err)
 	}
 	return conn, nil
 }
 
 // Close closes conn and waits, up to closeTimeout, until pgconn has
 // released everything it holds (a connection it closed itself after an
-// error is cleaned up on a goroutine of its own).
+// error is cleaned up on a goroutine of its own, with a cancel request:
+// dropped, that cleanup gets cleanupGrace). What is still open then is
+// cut.
 func (c *connector) Close(conn *pgx.Conn) error {
+	s := sessionOf(conn.PgConn())
+	if s != nil {
+		s.drop()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
 	err := conn.Close(ctx)
 	select {
 	case <-conn.PgConn().CleanupDone():
 	case <-ctx.Done():
+		if s != nil {
+			s.cut()
+		}
 	}
-	return scrub(err, c.secrets)
+	return c.t.scrub(err)
 }
 
 // Broken tells supervisor.Do that err broke the connection: IsConnError.

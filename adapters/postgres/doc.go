@@ -2,7 +2,7 @@
 // supervisor: a single *pgx.Conn (NewConn), a LISTEN/NOTIFY Listener that
 // re-LISTENs after every reconnect and says when notifications may have
 // been missed (NewListener), and a *pgxpool.Pool whose health follows a
-// bounded Ping (NewPool).
+// bounded Ping and the queries run through Pool.Do (NewPool).
 //
 // Every constructor takes the DSN first and an options value whose zero
 // fields mean the documented defaults:
@@ -24,23 +24,43 @@
 //
 // Classify maps errors by SQLSTATE: a bad password (28P01), a rejected
 // authorization (28000) or a missing database (3D000) stop the supervisor
-// at once (Failed); too many connections (53300) waits at least
+// at once (Failed; with BeforeConnect set, 28P01 and 28000 are retried:
+// see below); too many connections (53300) waits at least
 // TooManyConnectionsHint (an option of each constructor); a server
 // shutting down, crashed or starting up (57P01, 57P02, 57P03) and
-// connection exceptions (class 08) are retried with the backoff. The
-// program's Supervisor.Classify, if set, runs after this package's.
-// IsConnError tells a query error that broke the connection from an
-// ordinary SQL error: the supervisor of NewConn uses it in Do, which
-// invalidates the connection only then.
+// connection exceptions (class 08) are retried with the backoff. A DSN
+// with several hosts gets an answer from each (pgx tries them all): the
+// supervisor gives up only when every host said so, so a primary that
+// refuses connections while it restarts, next to a standby that answers
+// 28000, is retried. The program's Supervisor.Classify, if set, runs after
+// this package's. IsConnError tells a query error that broke the
+// connection from an ordinary SQL error: the supervisor of NewConn uses it
+// in Do, which invalidates the connection only then, and Pool.Do, which
+// then makes the Pool's health Backoff at once.
+//
+// # Per-attempt credentials
+//
+// Every constructor's options have BeforeConnect, a hook called before
+// every dial of every connection (a Pool's background dials included)
+// with the copy of the parsed config that dial uses: the place to set a
+// rotating password or an IAM authentication token in cfg.Password. With
+// it set, a login refused with 28P01 or 28000 is retried with the backoff
+// instead of given up on, since the next attempt may carry new
+// credentials, and a Pool keeps its *pgxpool.Pool throughout; the
+// passwords it sets are masked like the DSN's.
 //
 // # Secrets
 //
-// The DSN's password never reaches an error, a log line, a Status or a
-// readiness body, nor the default Name, in URL or key=value form, even
-// when the DSN is malformed. pgx's own redaction is best-effort, and a *pgconn.ConnectError
-// carries the whole parsed Config, password included: what this package
-// returns and stores is an error with redacted text that no longer holds
-// it, though it still answers errors.As for *pgconn.PgError.
+// The DSN's password, and any BeforeConnect set, never reaches an error,
+// a log line, a Status or a readiness body, nor the default Name, in URL
+// or key=value form, even when the DSN is malformed. pgx's own redaction
+// is best-effort, and a *pgconn.ConnectError carries the whole parsed
+// Config, password included: every error this package returns (Pool.Do's
+// included), yields or stores is one with redacted text that no longer
+// holds it, though it still answers errors.As for *pgconn.PgError (every
+// host's) and errors.Is for network and context errors. Errors from
+// queries run on a *pgxpool.Pool directly (pool.Exec, pool.Query) come
+// from pgx: pass them through SafeError before logging or storing them.
 //
 // # Retries stay the program's decision
 //
@@ -75,6 +95,19 @@
 // stalled proxy) is found within 15s with the defaults: a Listener pings
 // after PingInterval (10s) of silence and gives the ping PingTimeout (3s);
 // a Pool pings every PingInterval (5s), twice within PingTimeout (3s)
-// each before it says lost. An attempt on a stalled path fails at the
-// supervisor's ConnectTimeout (10s by default).
+// each before it says lost, and a query through Pool.Do that times out
+// says so at once, even when every connection is busy and none is
+// pinged. An attempt on a stalled path fails at the supervisor's
+// ConnectTimeout (10s by default); the Listener's and the Pool's connects
+// fail at PingTimeout already.
+//
+// Nothing outlives the outage it was made in: unless the DSN sets
+// connect_timeout, every dial and login is bounded (the Conn's by
+// Supervisor.ConnectTimeout, the Listener's and the Pool's by the shorter
+// of it and PingTimeout), pgxpool's background dials and pgconn's cancel
+// requests included, and a connection found dead gets a second, not
+// pgconn's 15s, to be cleaned up, so it holds no pool slot. Once the path
+// heals, every kind is healthy again within one backoff delay, plus, when
+// the connections of the outage stay dead (a dropped NAT entry), the rest
+// of the attempt that was under way.
 package postgres

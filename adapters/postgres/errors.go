@@ -3,6 +3,9 @@ package postgres
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
+	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -15,34 +18,66 @@ import (
 // lost, so the program re-reads the state they describe.
 var ErrMissed = errors.New("notifications may have been missed")
 
+// SafeError returns err in a form that can be logged, stored or wrapped
+// without exposing the database password: what to call on an error from a
+// query through the *pgxpool.Pool a Pool hands out (pgxpool's own Exec,
+// Query and Acquire), whose *pgconn.ConnectError carries the whole parsed
+// Config, password included, in a field that errors.As or a reflective
+// logger reaches. The result's text is err's with every password found in
+// its ConnectErrors (the DSN's, or one BeforeConnect set) masked; its
+// chain keeps what holds no secret: a copy of each server's
+// *pgconn.PgError (one per host tried, so errors.As still finds the
+// SQLSTATE), network and context errors, io.EOF, and the backoff marks.
+// An error without a ConnectError or a *pgconn.ParseConfigError keeps its
+// whole chain behind masked text. SafeError(nil) is nil. The errors this
+// package returns (Do's, Status().Err, Run's, what Notifications yields)
+// have been through the same already.
+func SafeError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var secrets []string
+	walk(err, func(e error) {
+		switch e := e.(type) {
+		case *pgconn.ConnectError:
+			if e.Config != nil && e.Config.Password != "" {
+				secrets = append(secrets, e.Config.Password)
+			}
+		case *pgconn.ParseConfigError:
+			secrets = append(secrets, guesses(e.ConnString)...)
+			secrets = append(secrets, fragments(e.ConnString)...)
+		}
+	})
+	return scrub(err, secrets)
+}
+
+// hookError is an error BeforeConnect (or a pgxpool BeforeConnect set by
+// Configure) returned: the program's, so it may quote the credentials it
+// was fetching; scrub keeps only its masked text and its safe parts.
+type hookError struct{ err error }
+
+func (e *hookError) Error() string { return "BeforeConnect: " + e.err.Error() }
+func (e *hookError) Unwrap() error { return e.err }
+
 // scrub returns err with every secret masked in its text. A chain that
-// holds a *pgconn.ConnectError (its Config field carries the password) or
-// a *pgconn.ParseConfigError (its ConnString field does) is replaced by a
-// new error with the redacted text that keeps only what holds no secret:
-// a copy of the server's *pgconn.PgError, context.Canceled and
-// context.DeadlineExceeded for errors.Is, and the Permanent and RetryAfter
-// marks. Any other chain is kept, behind redact.Error.
+// holds a *pgconn.ConnectError (its Config field carries the password), a
+// *pgconn.ParseConfigError (its ConnString field does) or a hookError is
+// replaced by a new error with the redacted text that keeps, for every
+// end of err's tree, what holds no secret (see safeParts): pgx tries
+// every host and joins their errors, and Classify must still see each
+// host's answer. The Permanent and RetryAfter marks are kept. Any other
+// chain is kept, behind redact.Error.
 func scrub(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
 	var ce *pgconn.ConnectError
 	var pe *pgconn.ParseConfigError
-	if !errors.As(err, &ce) && !errors.As(err, &pe) {
+	var he *hookError
+	if !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
 		return redact.Error(err, secrets...)
 	}
-	var keep []error
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		c := *pg
-		keep = append(keep, &c)
-	}
-	for _, target := range []error{context.Canceled, context.DeadlineExceeded} {
-		if errors.Is(err, target) {
-			keep = append(keep, target)
-		}
-	}
-	out := redact.Scrubbed(redact.Text(err.Error(), secrets...), keep...)
+	out := redact.Scrubbed(redact.Text(err.Error(), secrets...), safeParts(err, secrets, nil)...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -50,4 +85,56 @@ func scrub(err error, secrets []string) error {
 		out = backoff.RetryAfter(out, d)
 	}
 	return out
+}
+
+// safeParts appends, for every end of err's tree, what may be kept of it:
+// a copy of a *pgconn.PgError; a *net.OpError or *net.DNSError (addresses
+// and a system error) as it is; context.Canceled, DeadlineExceeded, io.EOF,
+// io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed and system
+// errors (ECONNREFUSED) as they are; and for anything else an error with
+// its redacted text only, so that it still counts as an answer that is
+// not a server's (a refused host next to one that said 28000).
+func safeParts(err error, secrets []string, out []error) []error {
+	switch e := err.(type) {
+	case *pgconn.PgError:
+		c := *e
+		return append(out, &c)
+	case *net.OpError, *net.DNSError, syscall.Errno:
+		return append(out, err)
+	}
+	for _, s := range []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed} {
+		if err == s {
+			return append(out, err)
+		}
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		if es := u.Unwrap(); len(es) > 0 {
+			for _, e := range es {
+				out = safeParts(e, secrets, out)
+			}
+			return out
+		}
+	case interface{ Unwrap() error }:
+		if e := u.Unwrap(); e != nil {
+			return safeParts(e, secrets, out)
+		}
+	}
+	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
+}
+
+// walk calls f for err and every error in its tree.
+func walk(err error, f func(error)) {
+	if err == nil {
+		return
+	}
+	f(err)
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			walk(e, f)
+		}
+	case interface{ Unwrap() error }:
+		walk(u.Unwrap(), f)
+	}
 }

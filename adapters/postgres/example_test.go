@@ -48,16 +48,12 @@ func Example() {
 	go pool.Run(ctx)   // pings; Backoff while the database is down
 	go prices.Run(ctx) // LISTENs again after every reconnect
 
-	db, err := pool.Conn(ctx) // waits for the database; the same pool for good
-	if err != nil {
-		log.Fatal(err)
-	}
 	cache := map[string]string{}
-	reload(ctx, db, cache)
+	reload(ctx, pool, cache)
 	for n, err := range prices.Notifications(ctx) { // ends when ctx ends or prices gives up
 		if errors.Is(err, postgres.ErrMissed) { // reconnected: what changed meanwhile was not notified
 			log.Print(err) // says why the connection was lost
-			reload(ctx, db, cache)
+			reload(ctx, pool, cache)
 			continue
 		}
 		cache[n.Payload] = "stale"
@@ -67,14 +63,49 @@ func Example() {
 	}
 }
 
-func reload(ctx context.Context, db *pgxpool.Pool, cache map[string]string) {
-	rows, err := db.Query(ctx, "SELECT sku, price::text FROM prices")
+// reload runs its query through Do: a connection error makes the pool's
+// readiness 503 at once, and the error is safe to log.
+func reload(ctx context.Context, pool *postgres.Pool, cache map[string]string) {
+	err := pool.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		rows, err := conn.Query(ctx, "SELECT sku, price::text FROM prices")
+		if err != nil {
+			return err
+		}
+		clear(cache)
+		var sku, price string
+		_, err = pgx.ForEachRow(rows, []any{&sku, &price}, func() error { cache[sku] = price; return nil })
+		return err
+	})
 	if err != nil {
-		return // the next ErrMissed, or the next notification, tries again
+		log.Print(err) // the next ErrMissed, or the next notification, tries again
 	}
-	clear(cache)
-	var sku, price string
-	_, _ = pgx.ForEachRow(rows, []any{&sku, &price}, func() error { cache[sku] = price; return nil })
+}
+
+// A password that rotates (an IAM authentication token, a secret from a
+// vault): BeforeConnect hands each dial the current one, a refused login
+// is retried rather than final, and the program keeps its pool. (It needs
+// a server, so it is compiled but not run.)
+func ExamplePoolOptions_beforeConnect() {
+	ctx := context.Background()
+	currentToken := func(ctx context.Context) (string, error) { return os.Getenv("DB_TOKEN"), nil } // a token source
+	p, err := postgres.NewPool("postgres://app@db:5432/orders?sslmode=verify-full", postgres.PoolOptions{
+		BeforeConnect: func(ctx context.Context, cfg *pgconn.Config) error {
+			token, err := currentToken(ctx)
+			cfg.Password = token // masked like a DSN's password wherever it could show
+			return err
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	go p.Run(ctx)
+	db, err := p.Conn(ctx) // the same *pgxpool.Pool across rotations
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {
+		log.Print(postgres.SafeError(err)) // pgx's own error, without the token in its fields
+	}
 }
 
 // One connection, used through Do: a connection error makes the

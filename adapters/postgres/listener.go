@@ -33,8 +33,10 @@ type ListenerOptions struct {
 	Channels []string
 	// PingInterval is how long the connection may stay silent (no
 	// notification) before the Listener pings the server; 0 means
-	// DefaultListenerPingInterval (10s). PingTimeout bounds the ping; 0
-	// means DefaultPingTimeout (3s). A LISTEN connection only reads, so
+	// DefaultListenerPingInterval (10s). PingTimeout bounds the ping, and,
+	// unless the DSN sets connect_timeout, each connect too (with
+	// Supervisor.ConnectTimeout if that is shorter); 0 means
+	// DefaultPingTimeout (3s). A LISTEN connection only reads, so
 	// without a ping a path that went silent (a NAT entry dropped, a
 	// peer that vanished) would look connected until TCP keep-alive gave
 	// up, minutes later.
@@ -49,6 +51,17 @@ type ListenerOptions struct {
 	// the Listener interrupts its wait by cancelling a context, which must
 	// be a read deadline, never a cancel request that could hit a LISTEN.
 	Configure func(*pgx.ConnConfig)
+	// BeforeConnect, when set, is called before every connection attempt
+	// with the copy of the parsed config the attempt dials with, and may
+	// change it: cfg.Password to a rotating password or an IAM
+	// authentication token, most often. The password it leaves there is
+	// masked like the DSN's wherever it could show. An error from it fails
+	// the attempt (retried with the backoff, unless it is
+	// backoff.Permanent). With it set, a login refused with 28P01 or 28000
+	// is retried with the backoff rather than given up on: the next
+	// attempt may carry new credentials. nil: the DSN's credentials, and
+	// those refusals are final.
+	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
 	// TooManyConnectionsHint is the shortest wait after the server refused
 	// a connection with SQLSTATE 53300 (too many connections); 0 means
 	// DefaultTooManyConnectionsHint (5s).
@@ -78,7 +91,7 @@ type Listener struct {
 	sup                       *supervisor.Supervisor[*pgx.Conn]
 	items                     chan item // the bounded buffer, in the order the server sent them
 	pingInterval, pingTimeout time.Duration
-	secrets                   []string
+	t                         target
 
 	mu        sync.Mutex
 	channels  []string           // LISTENed on every connect, in the order added
@@ -104,10 +117,15 @@ type listenRequest struct {
 }
 
 // NewListener returns a Listener on dsn (see NewConn for its forms); Run
-// starts it. Defaults: no Channels yet, PingInterval 10s, PingTimeout 3s (a silent path is found within 13s),
-// Buffer 64, no Configure, TooManyConnectionsHint 5s, the supervisor's own
-// and Name the redacted target. Bad options are one error wrapping
-// supervisor.ErrInvalidOptions that names the field.
+// starts it. Defaults: no Channels yet, PingInterval 10s, PingTimeout 3s
+// (a silent path is found within 13s), Buffer 64, no Configure, no
+// BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
+// the redacted target. Every connect (the dial, TLS and the login) and
+// every cancel request is bounded by the DSN's connect_timeout, or else
+// by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s with
+// the defaults): an attempt stuck on a path that died fails that soon.
+// Bad options are one error wrapping supervisor.ErrInvalidOptions that
+// names the field.
 func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -148,10 +166,9 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
 	}
-	t := newTarget(dsn, &cfg.Config, hint)
-	l.secrets = t.secrets
-	c := &listenConnector{connector: connector{cfg: cfg, secrets: t.secrets}, l: l}
-	l.sup, err = newSupervisor(t, c, adapt.Options(o.Supervisor, l.onConnect))
+	l.t = newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
+	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
+	l.sup, err = newSupervisor(l.t, c, adapt.Options(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}

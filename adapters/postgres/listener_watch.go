@@ -14,7 +14,7 @@ import (
 // runs Watch on its own goroutine, so the wait for notifications needs no
 // goroutine of its own.
 type listenConnector struct {
-	connector
+	*connector
 	l *Listener
 }
 
@@ -45,7 +45,7 @@ func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
 func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 	defer func() {
 		if !l.owed { // the first loss since the program last heard of one
-			l.owed, l.lost = true, scrub(err, l.secrets)
+			l.owed, l.lost = true, l.t.scrub(err)
 		}
 	}()
 	for {

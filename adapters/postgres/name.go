@@ -48,10 +48,11 @@ func nameOf(cfg *pgconn.Config, secrets []string) string {
 	return b.String()
 }
 
-// newTarget returns what a constructor knows of dsn once parsed as cfg.
-func newTarget(dsn string, cfg *pgconn.Config, tooMany time.Duration) target {
+// newTarget returns what a constructor knows of dsn once parsed as cfg;
+// rotating says BeforeConnect is set.
+func newTarget(dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
-	return target{secrets: secrets, name: nameOf(cfg, secrets), tooMany: tooMany}
+	return target{secrets: newSecretSet(secrets), name: nameOf(cfg, secrets), tooMany: tooMany, rotating: rotating}
 }
 
 // sharesPiece reports whether part holds a secret of 4 bytes or more, or a

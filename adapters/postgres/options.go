@@ -11,12 +11,14 @@ import (
 // pkg prefixes every bad-option error of this package.
 const pkg = "postgres"
 
-// target is what the three constructors share: the parsed DSN's secrets,
-// its redacted name and the 53300 hint.
+// target is what the three constructors share: the secrets (the parsed
+// DSN's, and the passwords BeforeConnect sets), the redacted name, the
+// 53300 hint, and whether credentials rotate (BeforeConnect is set).
 type target struct {
-	secrets []string
-	name    string
-	tooMany time.Duration
+	secrets  *secretSet
+	name     string
+	tooMany  time.Duration
+	rotating bool
 }
 
 // checkHint checks a TooManyConnectionsHint and returns it with its
@@ -38,7 +40,12 @@ func (t target) spec() adapt.Spec {
 	return adapt.Spec{Pkg: pkg, Name: t.name, Classify: t.classify}
 }
 
-func (t target) classify(err error) error { return classify(err, t.secrets, t.tooMany) }
+func (t target) classify(err error) error {
+	return classify(err, t.secrets.all(), t.tooMany, t.rotating)
+}
+
+// scrub is scrub with t's secrets.
+func (t target) scrub(err error) error { return scrub(err, t.secrets.all()) }
 
 // newSupervisor builds the supervisor of c under o, the adapter's way.
 func newSupervisor[C comparable](t target, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/redial-go/redial/health"
@@ -28,12 +29,31 @@ type PoolOptions struct {
 	PingInterval time.Duration
 	// PingTimeout bounds each ping (acquiring a connection, dialing if
 	// need be, and the round trip); 0 means DefaultPingTimeout (3s).
+	// Unless the DSN sets connect_timeout, every dial of the pool (a
+	// query's, a ping's, one pgxpool makes in the background, a cancel
+	// request) is bounded by the shorter of PingTimeout and
+	// Supervisor.ConnectTimeout too, so that none outlives the outage it
+	// was made in.
 	PingTimeout time.Duration
 	// Configure, when set, is called once by NewPool with the parsed
 	// config: MaxConns, AfterConnect, a Tracer. nil: none. Leave MinConns
 	// at 0 to keep every dial while the database is down paced by the
 	// backoff: pgxpool refills MinConns on its own schedule.
 	Configure func(*pgxpool.Config)
+	// BeforeConnect, when set, is called before every dial of every
+	// connection of the pool — a ping's, a query's, one pgxpool makes in
+	// the background — with the copy of the parsed config that dial uses,
+	// and may change it: cfg.Password to a rotating password or an IAM
+	// authentication token, most often. It runs inside pgxpool's
+	// BeforeConnect, before one that Configure set. The password it leaves
+	// there is masked like the DSN's wherever it could show. An error from
+	// it fails that dial (and the ping or query that needed it). With it
+	// set, a login refused with 28P01 or 28000 is retried with the backoff
+	// rather than given up on, and the *pgxpool.Pool the program holds
+	// works again once the credentials are good. nil: the DSN's
+	// credentials, and those refusals are final (the Pool fails and its
+	// pool is closed).
+	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
 	// TooManyConnectionsHint is the shortest wait after the server refused
 	// a connection with SQLSTATE 53300 (too many connections); 0 means
 	// DefaultTooManyConnectionsHint (5s).
@@ -45,16 +65,24 @@ type PoolOptions struct {
 }
 
 // Pool supervises one *pgxpool.Pool. Its health follows a bounded Ping
-// on an interval: Connected while pings succeed; Backoff, with pings paced
-// by the jittered backoff, while the database is down; Connected again
-// when it is back, with the same *pgxpool.Pool, so a program that kept
-// the pool needs no restart. One dead backend does not make the pool
-// unhealthy: pgxpool drops it and a second ping, on a fresh connection,
-// decides. It offers the supervisor's Run, Status, Subscribe, Done, Err
-// and Name; its methods are safe for concurrent use.
+// on an interval and the queries run through Do: Connected while pings
+// succeed; Backoff, with pings paced by the jittered backoff, while the
+// database is down; Connected again when it is back, with the same
+// *pgxpool.Pool, so a program that kept the pool needs no restart. One
+// dead backend does not make the pool unhealthy: pgxpool drops it and a
+// second ping, on a fresh connection, decides. A query run through Do
+// that fails with a connection error (IsConnError) makes it Backoff at
+// once: a pool whose every connection is busy is not pinged, and a server
+// restart that the pings missed still shows. It offers the supervisor's
+// Run, Status, Subscribe, Done, Err and Name; its methods are safe for
+// concurrent use.
 //
 // The pool itself is created by the first attempt and closed when Run
 // returns; it never re-sends a query (see the package documentation).
+// Errors from queries run on it directly (pool.Query, pool.Exec) may
+// carry pgx's *pgconn.ConnectError, whose Config holds the password: pass
+// them through SafeError before logging or storing them; Do's errors
+// have been already.
 type Pool struct {
 	sup     *supervisor.Supervisor[*pgxpool.Pool]
 	c       *poolConnector
@@ -65,10 +93,12 @@ type Pool struct {
 
 // NewPool returns a Pool on dsn (see NewConn for its forms; it may carry
 // pool_max_conns and the other pgxpool settings); Run starts it.
-// Defaults: PingInterval 5s, PingTimeout 3s, no Configure,
-// TooManyConnectionsHint 5s, the supervisor's own and Name the redacted
-// target. Bad options are one error wrapping supervisor.ErrInvalidOptions
-// that names the field.
+// Defaults: PingInterval 5s, PingTimeout 3s, no Configure, no
+// BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
+// the redacted target; every dial bounded by the DSN's connect_timeout,
+// or else by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s
+// with the defaults). Bad options are one error wrapping
+// supervisor.ErrInvalidOptions that names the field.
 func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -90,9 +120,8 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if cfg.MaxConns < 1 || cfg.MinConns > cfg.MaxConns {
 		return nil, opterr.New(pkg, "Configure", nil, "left MaxConns %d, MinConns %d (want 1 <= MaxConns, MinConns <= MaxConns)", cfg.MaxConns, cfg.MinConns)
 	}
-	t := newTarget(dsn, &cfg.ConnConfig.Config, hint)
-	c := &poolConnector{cfg: cfg, secrets: t.secrets, interval: o.PingInterval, timeout: o.PingTimeout}
-	c.dials.track(cfg)
+	t := newTarget(dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
+	c := newPoolConnector(cfg, t, o)
 	sup, err := newSupervisor(t, c, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
 	if err != nil {
 		return nil, err

@@ -6,29 +6,53 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // poolConnector is the Pool's Connector and Watcher. An attempt is a
 // ping; a lost pool is reset, not closed, so the same *pgxpool.Pool
-// serves the program across outages. Its fields are used by the
-// supervisor's goroutine only, and by Pool.Run after the supervisor
-// returned.
+// serves the program across outages. pool is written once, by the first
+// Connect on the supervisor's goroutine, before made is closed; the other
+// fields are set by NewPool.
 type poolConnector struct {
 	cfg               *pgxpool.Config
-	secrets           []string
+	t                 target
 	interval, timeout time.Duration
+	dials             *dialer       // every connection pool dialed: bounded, and cut when it is lost or closed
 	pool              *pgxpool.Pool // made by the first Connect
-	dials             dialTracker   // every connection pool dialed, to cut when closing takes too long
+	made              chan struct{} // closed once pool is set
+}
+
+// newPoolConnector returns the connector of cfg: its dials are bounded
+// (see PoolOptions.PingTimeout) and tracked, and every connection gets
+// o.BeforeConnect's credentials, after what a pgxpool BeforeConnect set by
+// Configure did.
+func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
+	defaultConnectTimeout(&cfg.ConnConfig.Config, min(connectTimeout(o.Supervisor), o.PingTimeout))
+	c := &poolConnector{cfg: cfg, t: t, interval: o.PingInterval, timeout: o.PingTimeout,
+		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{})}
+	before, configured := o.BeforeConnect, cfg.BeforeConnect
+	cfg.BeforeConnect = func(ctx context.Context, cc *pgx.ConnConfig) error {
+		if configured != nil {
+			if err := configured(ctx, cc); err != nil {
+				t.secrets.add(cc.Password)
+				return &hookError{err}
+			}
+		}
+		return t.prepare(ctx, &cc.Config, before, c.dials)
+	}
+	return c
 }
 
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 	if c.pool == nil {
 		p, err := pgxpool.NewWithConfig(ctx, c.cfg)
 		if err != nil {
-			return nil, scrub(fmt.Errorf("new pool: %w", err), c.secrets)
+			return nil, c.t.scrub(fmt.Errorf("new pool: %w", err))
 		}
 		c.pool = p
+		close(c.made)
 	}
 	if err := c.ping(ctx); err != nil {
 		return nil, err
@@ -37,9 +61,13 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 }
 
 // Close drops every connection of a pool found lost: they lead to a
-// server that went away. Connections in use are dropped when released.
+// server that went away. Idle ones are closed now; those in use when
+// they are released. Connections pgconn is already closing (after an
+// interrupted query), and those it closes later, get cleanupGrace to do
+// it instead of 15s, so that they do not hold the pool's slots.
 func (c *poolConnector) Close(p *pgxpool.Pool) error {
 	p.Reset()
+	c.dials.condemn()
 	return nil
 }
 
@@ -47,7 +75,7 @@ func (c *poolConnector) Close(p *pgxpool.Pool) error {
 // The second ping tells one dead backend (pgxpool destroyed it after the
 // first failure, and dials a fresh one) from a server that is gone. A
 // pool whose every connection is in use is not pinged, since a ping would
-// only wait for one of them: the queries in flight will tell.
+// only wait for one of them: the queries in flight tell, through Do.
 func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	t := time.NewTimer(c.interval)
 	defer t.Stop()
@@ -81,12 +109,12 @@ func (c *poolConnector) ping(ctx context.Context) error {
 	default:
 		err = fmt.Errorf("ping: %w", err)
 	}
-	return scrub(err, c.secrets)
+	return c.t.scrub(err)
 }
 
 // close closes the pool when Run ends, within about poolCloseGrace.
 func (c *poolConnector) close() {
 	if c.pool != nil {
-		closePool(c.pool, &c.dials)
+		closePool(c.pool, c.dials)
 	}
 }

@@ -29,6 +29,11 @@ type Options struct {
 	// Settings are extra postgresql.conf settings, e.g.
 	// {"max_connections": "5"}. They survive restarts.
 	Settings map[string]string
+	// HBA are pg_hba.conf lines put before the default ones (the first
+	// line that matches a connection decides), e.g.
+	// "host rejected all 127.0.0.1/32 reject": a login to database
+	// rejected is refused with SQLSTATE 28000. They survive restarts.
+	HBA []string
 	// Port is the TCP port to listen on; 0 picks a free one. A test that
 	// restarts the server many times while clients keep connecting should
 	// choose a free port below the kernel's ephemeral range (32768 and up

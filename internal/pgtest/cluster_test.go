@@ -6,7 +6,10 @@ import (
 	"net"
 	"os"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -60,4 +63,20 @@ func TestChosenPort(t *testing.T) {
 	var one int
 	require.NoError(t, c.Connect(t).QueryRow(t.Context(), "SELECT 1").Scan(&one))
 	assert.Contains(t, c.DSN(), fmt.Sprintf(":%d/", port))
+}
+
+// Options.HBA lines come first, across restarts: the login they reject is
+// refused with 28000, the others are not.
+func TestHBALinesComeFirst(t *testing.T) {
+	c := pgtest.Start(t, pgtest.Options{HBA: []string{"host rejected all 127.0.0.1/32 reject"}})
+	for range 2 {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		_, err := pgx.Connect(ctx, c.URL(pgtest.User, c.Password(), "rejected"))
+		cancel()
+		var pg *pgconn.PgError
+		require.ErrorAs(t, err, &pg)
+		assert.Equal(t, "28000", pg.Code)
+		c.Connect(t)
+		c.Restart(t, pgtest.Fast)
+	}
 }

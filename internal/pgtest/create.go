@@ -25,6 +25,9 @@ func (c *Cluster) create(o Options) error {
 		return err
 	}
 	os.Remove(pwfile)
+	if err := c.prependHBA(o.HBA); err != nil {
+		return err
+	}
 	sock := filepath.Join(c.dir, "sock")
 	if err := os.Mkdir(sock, 0o700); err != nil {
 		return fmt.Errorf("pgtest: %w", err)
@@ -87,4 +90,21 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// prependHBA puts lines before the entries initdb wrote in pg_hba.conf.
+func (c *Cluster) prependHBA(lines []string) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	hba := filepath.Join(c.dataDir(), "pg_hba.conf")
+	text, err := os.ReadFile(hba)
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	text = append([]byte(strings.Join(lines, "\n")+"\n"), text...)
+	if err := os.WriteFile(hba, text, 0o600); err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	return c.owner.chown(hba)
 }

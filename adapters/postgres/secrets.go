@@ -1,0 +1,52 @@
+package postgres
+
+import (
+	"slices"
+	"sync"
+)
+
+// maxHookSecrets is how many of the passwords BeforeConnect set a
+// secretSet remembers: the newest ones, which are the ones an error can
+// still carry (a rotating token expires; an error holds the password of
+// the dial that just failed).
+const maxHookSecrets = 16
+
+// secretSet is what must never be shown of one Conn, Listener or Pool: the
+// DSN's password and its raw forms, fixed at construction, and the
+// passwords BeforeConnect set since, which pool dials add from pgxpool's
+// goroutines. It is safe for concurrent use.
+type secretSet struct {
+	fixed []string
+
+	mu   sync.Mutex
+	hook []string // oldest first, at most maxHookSecrets
+}
+
+func newSecretSet(fixed []string) *secretSet { return &secretSet{fixed: fixed} }
+
+// add remembers a password BeforeConnect set; "" and the ones already
+// known are ignored.
+func (s *secretSet) add(password string) {
+	if password == "" || slices.Contains(s.fixed, password) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i := slices.Index(s.hook, password); i >= 0 {
+		s.hook = slices.Delete(s.hook, i, i+1) // newest again
+	}
+	if len(s.hook) == maxHookSecrets {
+		s.hook = slices.Delete(s.hook, 0, 1)
+	}
+	s.hook = append(s.hook, password)
+}
+
+// all returns every secret to mask.
+func (s *secretSet) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.hook) == 0 {
+		return s.fixed
+	}
+	return append(slices.Clone(s.fixed), s.hook...)
+}

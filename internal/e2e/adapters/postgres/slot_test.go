@@ -1,0 +1,62 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
+	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// TestADeadConnectionHoldsNoSlot kills the path under a pool of one
+// connection while a query runs on it. The query ends with its ctx, and
+// pgconn would then spend 15s cleaning the connection up — a cancel
+// request and a wait for the server's goodbye, down a path that forwards
+// nothing — while pgxpool keeps its slot. Once the Pool is found lost
+// (Do says so at once), that cleanup gets a second: the slot is free
+// again that soon. The backoff keeps the Pool's own attempts out of the
+// way while it is measured.
+func TestADeadConnectionHoldsNoSlot(t *testing.T) {
+	t.Parallel()
+	proxy := toxitest.New(t, shared.Addr())
+	path := newDeadPath(t, proxy)
+	p, err := postgres.NewPool(shared.DSNVia(proxy.Addr(), "application_name", "slot", "pool_max_conns", "1"), postgres.PoolOptions{
+		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 10 * time.Second, Cap: 10 * time.Second}},
+	})
+	require.NoError(t, err)
+	start(t, p)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	pool, err := p.Conn(ctx)
+	require.NoError(t, err)
+
+	path.Kill()
+	qctx, qcancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer qcancel()
+	err = p.Do(qctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		_, err := conn.Exec(ctx, "SELECT 1")
+		return err
+	})
+	require.Error(t, err)
+	failed := time.Now()
+	testkit.WaitStatus(t, p, time.Second, "backoff", testkit.InState(health.Backoff))
+
+	tick := time.NewTicker(10 * time.Millisecond) // nothing signals a freed slot: poll the pool's count
+	defer tick.Stop()
+	for pool.Stat().TotalConns() > 0 {
+		require.Less(t, time.Since(failed), 20*time.Second, "the dead connection still holds its slot")
+		<-tick.C
+	}
+	freed := time.Since(failed)
+	t.Logf("the dead connection's slot was free %v after its query failed", freed.Round(time.Millisecond))
+	assert.Less(t, freed, 2*time.Second, "the dead connection held its slot for %v", freed)
+}
