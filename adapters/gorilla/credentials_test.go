@@ -1,0 +1,194 @@
+package gorilla_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/gorilla"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// tokenServer accepts a handshake only when its query token is one of
+// want; it answers 401 otherwise, with a body that repeats the token and
+// the Authorization header. It closes the first connection it accepts
+// with 1011 and a reason that repeats them too, and feeds the next ones.
+// It records every token it saw.
+type tokenServer struct {
+	*server
+	mu       sync.Mutex
+	want     []string
+	seen     []string
+	accepted int
+}
+
+func newTokenServer(t *testing.T, im impl, want ...string) *tokenServer {
+	ts := &tokenServer{want: want}
+	ts.server = startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+		tok, auth := r.URL.Query().Get("token"), r.Header.Get("Authorization")
+		ts.mu.Lock()
+		ts.seen = append(ts.seen, tok+" "+auth)
+		ok := slices.Contains(ts.want, tok)
+		if ok {
+			ts.accepted++
+		}
+		first := ts.accepted == 1
+		ts.mu.Unlock()
+		if !ok {
+			http.Error(w, "token "+tok+" expired; auth "+auth, http.StatusUnauthorized)
+			return
+		}
+		p := s.accept(w, r, acceptOpts{})
+		if p == nil {
+			return
+		}
+		if first {
+			defer s.forget(p)
+			p.close(websocket.CloseInternalServerErr, "session "+tok+" ("+auth+") ended")
+			return
+		}
+		s.feed(r.Context(), p)
+	})
+	return ts
+}
+
+func (ts *tokenServer) tokens() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return append([]string(nil), ts.seen...)
+}
+
+// With BeforeConnect, a 401 is retried with the backoff: each attempt
+// carries a new token (in the query and in Authorization), the third is
+// accepted, and the server closes that connection with a reason that
+// repeats its credentials; the fourth stays. No token — the stale ones,
+// the one in use — reaches a Status, the log or an error, although the
+// refusals and the close reason echo them.
+func TestBeforeConnectRotatesCredentials(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		ts := newTokenServer(t, im, "TOK-3-s3cret", "TOK-4-s3cret")
+		var calls atomic.Int64
+		var logs testkit.Buffer
+		o := testOptions()
+		o.Supervisor.Name = ""
+		o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		o.Header = http.Header{"X-Client": {"feed-7"}}
+		o.BeforeConnect = func(_ context.Context, u *url.URL, h http.Header) error {
+			n := calls.Add(1)
+			assert.Equal(t, "", u.Query().Get("token"), "a copy of the url: the last attempt's change is gone")
+			assert.Equal(t, "feed-7", h.Get("X-Client"), "a copy of Options.Header")
+			assert.Empty(t, h.Get("Authorization"))
+			q := u.Query()
+			q.Set("token", fmt.Sprintf("TOK-%d-s3cret", n))
+			u.RawQuery = q.Encode()
+			h.Set("Authorization", fmt.Sprintf("Bearer HDR-%d-s3cret", n))
+			return nil
+		}
+		var errs []string
+		c := run(t, ts.url("/feed?room=1"), o, true)
+		ch, unsub := c.Subscribe()
+		st := testkit.Until(t, ch, 10*time.Second, "the fourth attempt's connection", func(st health.Status) bool {
+			if st.Err != nil {
+				errs = append(errs, st.Err.Error(), fmt.Sprintf("%+v", st.Err))
+			}
+			return st.State == health.Connected && st.Connects == 2
+		})
+		unsub()
+		assert.Equal(t, int64(4), calls.Load(), "BeforeConnect before every attempt")
+		assert.Equal(t, []string{"TOK-1-s3cret Bearer HDR-1-s3cret", "TOK-2-s3cret Bearer HDR-2-s3cret", "TOK-3-s3cret Bearer HDR-3-s3cret", "TOK-4-s3cret Bearer HDR-4-s3cret"}, ts.tokens())
+		require.NotEmpty(t, errs, "the refusals were seen")
+		assert.Contains(t, errs[0], "401 Unauthorized")
+		assert.Contains(t, strings.Join(errs, "\n"), "session xxxxx (xxxxx) ended", "the close reason is shown, masked")
+		require.NoError(t, c.stop())
+		select {
+		case err := <-c.readErrs:
+			errs = append(errs, err.Error(), strings.Join(reachableStrings(err), " "))
+		default:
+			t.Error("the Messages loop yielded no error for the closed connection")
+		}
+		shown := strings.Join(append(errs, logs.String(), st.Name), "\n")
+		assert.NotContains(t, shown, "s3cret", "a credential is shown:\n%s", shown)
+		assert.NotContains(t, shown, "expired", "the response body is shown")
+	})
+}
+
+// With BeforeConnect and a server that always says 401, the supervisor
+// keeps retrying at the backoff's pace (no spin); MaxAttempts ends it, and
+// a loop over Messages ends with it.
+func TestBeforeConnect401LoopIsPacedAndEnds(t *testing.T) {
+	srv := refusingServer(t, http.StatusUnauthorized, "")
+	o := testOptions()
+	o.Supervisor.Backoff = backoff.Config{Strategy: backoff.Exponential, Base: 50 * time.Millisecond, Cap: 50 * time.Millisecond}
+	o.Supervisor.MaxAttempts = 5
+	o.BeforeConnect = func(context.Context, *url.URL, http.Header) error { return nil }
+	began := time.Now()
+	c := run(t, srv.url("/feed"), o, false)
+	var iterations int
+	for range gorilla.Messages(context.Background(), c.Supervisor) {
+		if iterations++; iterations > 1000 {
+			break
+		}
+	}
+	took := time.Since(began)
+	<-c.done
+	err := c.stop()
+	t.Logf("5 attempts in %v; the Messages loop ran %d times; %v", took, iterations, err)
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	var he *gorilla.HandshakeError
+	require.ErrorAs(t, err, &he)
+	assert.Equal(t, http.StatusUnauthorized, he.StatusCode)
+	assert.Equal(t, int64(5), srv.handshakes.Load(), "retried until MaxAttempts")
+	assert.GreaterOrEqual(t, took, 4*50*time.Millisecond, "each retry waited the backoff")
+	assert.LessOrEqual(t, iterations, 0, "the loop never yielded: no connection came")
+}
+
+// An error from BeforeConnect fails the attempt: retried with the backoff,
+// or, marked Permanent, the end. What it says of a token it set is masked.
+func TestBeforeConnectErrorFailsTheAttempt(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	errNoToken := errors.New("token service unavailable")
+	t.Run("retryable", func(t *testing.T) {
+		var calls atomic.Int64
+		o := testOptions()
+		o.BeforeConnect = func(_ context.Context, u *url.URL, h http.Header) error {
+			if calls.Add(1) < 3 {
+				h.Set("Authorization", "Bearer HALF-s3cret")
+				return fmt.Errorf("refresh of HALF-s3cret: %w", errNoToken)
+			}
+			return nil
+		}
+		c := run(t, srv.url("/feed"), o, true)
+		st := testkit.WaitStatus(t, c, 5*time.Second, "the first failure", testkit.InState(health.Backoff))
+		assert.Contains(t, st.Err.Error(), "BeforeConnect: refresh of xxxxx: token service unavailable")
+		assert.NotContains(t, fmt.Sprintf("%+v", st.Err), "s3cret")
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		assert.Equal(t, int64(3), calls.Load())
+		require.NoError(t, c.stop())
+	})
+	t.Run("permanent", func(t *testing.T) {
+		o := testOptions()
+		o.BeforeConnect = func(context.Context, *url.URL, http.Header) error { return backoff.Permanent(errNoToken) }
+		c := run(t, srv.url("/feed"), o, true)
+		<-c.done
+		err := c.stop()
+		assert.ErrorIs(t, err, supervisor.ErrFailed)
+		assert.Contains(t, err.Error(), "BeforeConnect: token service unavailable")
+		assert.Equal(t, 1, c.Status().Attempt)
+	})
+}

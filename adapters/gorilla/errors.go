@@ -1,0 +1,64 @@
+package gorilla
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Errors of this package, checked with errors.Is.
+var (
+	// ErrHeartbeat: nothing came back from the peer in time: a ping got
+	// no pong within PingTimeout, or a read saw nothing (no pong, no
+	// message) within PingInterval + PingTimeout. The peer is silent, or
+	// nothing reads the connection (see Messages and WriteOnly).
+	ErrHeartbeat = errors.New("heartbeat failed")
+	// ErrUnexpectedData: in WriteOnly mode the server sent a data message.
+	ErrUnexpectedData = errors.New("unexpected data message in WriteOnly mode")
+	// ErrReaderBusy: a loop over Messages found the connection read by
+	// someone else — another loop over Messages, or the adapter itself in
+	// WriteOnly mode. gorilla/websocket allows one reader at a time; the
+	// loop yields this error once and ends.
+	ErrReaderBusy = errors.New("another reader owns the connection")
+)
+
+// HandshakeError is a handshake the server answered with an HTTP status
+// other than 101 Switching Protocols. The response body is not kept: it may
+// hold internal details.
+type HandshakeError struct {
+	StatusCode int           // the HTTP status, such as 401 or 503
+	RetryAfter time.Duration // from Retry-After, clamped to the supervisor's MaxHint (what is honored); 0 when absent, unusable or in the past
+}
+
+func (e *HandshakeError) Error() string {
+	s := fmt.Sprintf("handshake: server answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	if e.RetryAfter > 0 {
+		s += fmt.Sprintf(" (Retry-After %v)", e.RetryAfter.Round(time.Second))
+	}
+	return s
+}
+
+// safeChain returns the parts of err's chain that are known to hold no
+// URL, header or body: network and DNS errors (addresses only), context
+// ends, EOF.
+func safeChain(err error) []error {
+	var keep []error
+	var op *net.OpError
+	if errors.As(err, &op) {
+		keep = append(keep, op)
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		keep = append(keep, dns)
+	}
+	for _, s := range []error{context.DeadlineExceeded, context.Canceled, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed} {
+		if errors.Is(err, s) {
+			keep = append(keep, s)
+		}
+	}
+	return keep
+}

@@ -1,0 +1,54 @@
+package gorilla_test
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// In WriteOnly mode the adapter reads on one goroutine per connection:
+// each has ended by the time Close returns, so none is left when Run
+// returns, across reconnections too. Checked at once, without the retries
+// goleak allows.
+func TestWriteOnlyReaderEndsBeforeRunReturns(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	o := testOptions()
+	o.WriteOnly = true
+	c := run(t, srv.url("/feed"), o, false)
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	srv.stop() // the adapter's reader sees the drop
+	testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
+	srv.restart()
+	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
+	assert.Equal(t, 1, readers(), "one reader goroutine for the one live connection")
+	require.NoError(t, c.stop())
+	assert.Zero(t, readers(), "a reader goroutine outlived Run")
+}
+
+// Without WriteOnly the adapter starts no goroutine per connection: the
+// heartbeat runs on the supervisor's, the reads on the program's.
+func TestNoGoroutinePerConnection(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	c := run(t, srv.url("/feed"), testOptions(), true)
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	assert.Zero(t, readers())
+	assert.Zero(t, strings.Count(stacks(), "adapters/gorilla.(*connector).connectTo"), "nothing of an attempt still runs")
+	require.NoError(t, c.stop())
+}
+
+// readers counts the goroutines Connect started: the WriteOnly readers.
+func readers() int {
+	return strings.Count(stacks(), "created by github.com/redial-go/redial/adapters/gorilla.(*connector).connectTo")
+}
+
+func stacks() string {
+	buf := make([]byte, 1<<20)
+	return string(buf[:runtime.Stack(buf, true)])
+}

@@ -1,0 +1,158 @@
+package gorilla_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/gorilla"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// Nobody reads and WriteOnly is not set: the pongs are never seen, so the
+// heartbeat replaces the connection and says why.
+func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := startServer(t, im, nil)
+		o := testOptions()
+		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 100*time.Millisecond
+		c := run(t, srv.url("/feed"), o, false)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+		assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
+		assert.Contains(t, st.Err.Error(), "nothing reads the connection")
+		require.NoError(t, c.stop())
+	})
+}
+
+// With WriteOnly the adapter reads: pings are answered and the connection
+// stays up with nobody reading in the program.
+func TestWriteOnlyConnectionStaysUp(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		pings := make(chan struct{}, 100)
+		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+			p := s.accept(w, r, acceptOpts{onPing: func() {
+				select {
+				case pings <- struct{}{}:
+				default:
+				}
+			}})
+			if p != nil {
+				s.feed(r.Context(), p)
+			}
+		})
+		o := testOptions()
+		o.WriteOnly = true
+		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 100*time.Millisecond
+		c := run(t, srv.url("/feed"), o, false)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		for i := range 10 {
+			select {
+			case <-pings:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("only %d pings reached the server", i)
+			}
+		}
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State)
+		assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
+		require.NoError(t, c.stop())
+	})
+}
+
+// A peer that never answers a ping and sends nothing is found within
+// PingInterval + PingTimeout, whether the program reads or the adapter
+// does (WriteOnly). (The same through a toxiproxy that silences the
+// path is in internal/e2e/adapters/gorilla.)
+func TestHeartbeatFindsSilentPeer(t *testing.T) {
+	const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
+	eachImpl(t, func(t *testing.T, im impl) {
+		for _, m := range modes {
+			t.Run(m.name, func(t *testing.T) {
+				srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+					if p := s.accept(w, r, acceptOpts{noPong: true}); p != nil {
+						s.feed(r.Context(), p)
+					}
+				})
+				o := testOptions()
+				o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, m.writeOnly
+				c := run(t, srv.url("/feed"), o, !m.writeOnly)
+				began := testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1)).Since
+				st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+				found := st.Since.Sub(began)
+				t.Logf("silent peer found %v after the connect (bound %v): %v", found, interval+timeout, st.Err)
+				assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
+				assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond, "found within PingInterval + PingTimeout")
+				assert.GreaterOrEqual(t, found, interval+timeout-50*time.Millisecond, "a ping waited PingTimeout")
+				require.NoError(t, c.stop())
+			})
+		}
+	})
+}
+
+// Every pong moves the read deadline: a reader on a quiet but healthy
+// connection (pongs, no messages) keeps it for many times PingInterval +
+// PingTimeout, the deadline the connect set.
+func TestPongExtendsTheReadDeadline(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := startServer(t, im, nil)
+		o := testOptions()
+		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 150*time.Millisecond
+		c := run(t, srv.url("/feed"), o, true)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		quiet := time.NewTimer(4 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
+		defer quiet.Stop()
+		select {
+		case err := <-c.readErrs:
+			t.Fatalf("the read failed: %v", err)
+		case <-quiet.C:
+		}
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
+		assert.Equal(t, uint64(1), st.Connects)
+		require.NoError(t, c.stop())
+	})
+}
+
+// Every message read through Messages moves the read deadline and counts
+// as the peer's answer: a server that never answers a ping but streams
+// messages keeps its connection.
+func TestMessagesExtendTheReadDeadline(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+			p := s.accept(w, r, acceptOpts{noPong: true})
+			if p == nil {
+				return
+			}
+			defer s.forget(p)
+			go func() { _, _, _ = p.read(r.Context()) }() // handles control frames
+			tick := time.NewTicker(10 * time.Millisecond)
+			defer tick.Stop()
+			for range tick.C {
+				if p.write(r.Context(), websocket.TextMessage, []byte("tick")) != nil {
+					return
+				}
+			}
+		})
+		o := testOptions()
+		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 150*time.Millisecond
+		c := run(t, srv.url("/feed"), o, true)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		quiet := time.NewTimer(4 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
+		defer quiet.Stop()
+		select {
+		case err := <-c.readErrs:
+			t.Fatalf("the read failed: %v", err)
+		case <-quiet.C:
+		}
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
+		assert.Equal(t, uint64(1), st.Connects)
+		require.NoError(t, c.stop())
+	})
+}

@@ -1,0 +1,327 @@
+package gorilla_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/gorilla"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// sendingServer writes msgs[n] on its n-th connection (counted from 1),
+// then closes it with closes[n] (none: reads until the client leaves).
+func sendingServer(t *testing.T, im impl, msgs map[int64][]string, closes map[int64]int) *server {
+	var conns atomic.Int64
+	return startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+		p := s.accept(w, r, acceptOpts{})
+		if p == nil {
+			return
+		}
+		defer s.forget(p)
+		n := conns.Add(1)
+		for _, m := range msgs[n] {
+			if p.write(r.Context(), websocket.TextMessage, []byte(m)) != nil {
+				return
+			}
+		}
+		if code, ok := closes[n]; ok {
+			p.close(code, "bye")
+			return
+		}
+		_, _, _ = p.read(r.Context())
+	})
+}
+
+// The messages of one connection, the read error once, then the next
+// connection's messages, in order.
+func TestMessagesInOrderAcrossServerClose(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := sendingServer(t, im, map[int64][]string{1: {"1", "2", "3"}, 2: {"4", "5", "6"}}, map[int64]int{1: websocket.CloseGoingAway})
+		c := run(t, srv.url("/feed"), testOptions(), false)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+
+		var got []string
+		var errs []error
+		for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
+			if err != nil {
+				got = append(got, "error")
+				if errs = append(errs, err); len(errs) > 1 {
+					break // once is the rule
+				}
+				continue
+			}
+			assert.Equal(t, websocket.TextMessage, msg.Type)
+			if got = append(got, string(msg.Data)); len(got) == 7 {
+				break
+			}
+		}
+		assert.Equal(t, []string{"1", "2", "3", "error", "4", "5", "6"}, got)
+		require.Len(t, errs, 1, "the read error is yielded once")
+		assert.True(t, strings.HasPrefix(errs[0].Error(), "gorilla: read: "), "%v", errs[0])
+		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(errs[0]), "%v", errs[0])
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State)
+		assert.Equal(t, uint64(2), st.Connects)
+		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(st.Err), "Classify saw the close status: %v", st.Err)
+		require.NoError(t, c.stop())
+	})
+}
+
+// A handshake answered 401 fails the supervisor: a loop over Messages
+// ends, within a second, without spinning.
+func TestMessagesEndsAfterFailed(t *testing.T) {
+	srv := refusingServer(t, http.StatusUnauthorized, "")
+	began := time.Now()
+	c := run(t, srv.url("/feed"), testOptions(), false)
+	var iterations, errs int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, err := range gorilla.Messages(context.Background(), c.Supervisor) {
+			iterations++
+			if err != nil {
+				errs++
+			}
+			if iterations > 1000 { // spinning: end it so that the test can say so
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+		t.Fatal("the Messages loop still runs a second after the 401")
+	}
+	took := time.Since(began)
+	t.Logf("loop ended after %v: %d iterations, %d errors", took, iterations, errs)
+	assert.Less(t, took, time.Second)
+	assert.LessOrEqual(t, iterations, 1, "the loop spun")
+	assert.LessOrEqual(t, errs, 1)
+	select {
+	case <-c.Done():
+	case <-time.After(time.Second):
+		t.Fatal("Run did not return after the 401")
+	}
+	assert.ErrorIs(t, c.Err(), supervisor.ErrFailed)
+	assert.Equal(t, int64(1), srv.handshakes.Load())
+}
+
+// Once the supervisor stopped, a loop over Messages ends at once.
+func TestMessagesEndsAfterStopped(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	c := run(t, srv.url("/feed"), testOptions(), false)
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	require.NoError(t, c.stop())
+	n := 0
+	for range gorilla.Messages(context.Background(), c.Supervisor) {
+		n++
+	}
+	assert.Zero(t, n)
+}
+
+// The supervisor stopping while a loop reads: its close ends the read, and
+// the loop ends without an error.
+func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := startServer(t, im, nil)
+		c := run(t, srv.url("/feed"), testOptions(), true)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		require.NoError(t, c.stop())
+		select {
+		case err := <-c.readErrs:
+			t.Errorf("the loop yielded %v", err)
+		default:
+		}
+	})
+}
+
+// A break leaves the connection alone: the next loop reads on from it.
+func TestMessagesBreakLeavesTheConnection(t *testing.T) {
+	srv := sendingServer(t, impls[0], map[int64][]string{1: {"1", "2"}}, nil)
+	c := run(t, srv.url("/feed"), testOptions(), false)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	first, err := c.Conn(ctx)
+	require.NoError(t, err)
+	var got []string
+	for range 2 {
+		for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
+			require.NoError(t, err)
+			got = append(got, string(msg.Data))
+			break
+		}
+	}
+	assert.Equal(t, []string{"1", "2"}, got)
+	now, err := c.Conn(ctx)
+	require.NoError(t, err)
+	assert.Same(t, first, now, "the same connection")
+	st := c.Status()
+	assert.Equal(t, health.Connected, st.State)
+	assert.Equal(t, uint64(1), st.Connects)
+	require.NoError(t, c.stop())
+}
+
+// A ctx that ends during a read ends the loop without an error; the read
+// ended by closing the connection (gorilla's reads take no ctx), so the
+// supervisor replaces it.
+func TestMessagesCtxEndsTheLoop(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	c := run(t, srv.url("/feed"), testOptions(), false)
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	n := 0
+	for range gorilla.Messages(ctx, c.Supervisor) {
+		n++
+	}
+	assert.Zero(t, n, "nothing was sent, and the ctx's end is no error")
+	testkit.WaitStatus(t, c, 5*time.Second, "a new connection", connected(2))
+	require.NoError(t, c.stop())
+}
+
+// gorilla/websocket allows one reader: a second loop over the same
+// connection, or one on a WriteOnly supervisor, yields ErrReaderBusy once
+// and ends; the reader in place keeps the connection.
+func TestMessagesOneReaderAtATime(t *testing.T) {
+	srv := startServer(t, impls[0], nil)
+	t.Run("second loop", func(t *testing.T) {
+		hello := sendingServer(t, impls[0], map[int64][]string{1: {"hello"}}, nil)
+		c := run(t, hello.url("/feed"), testOptions(), false)
+		reading := make(chan struct{})
+		firstDone := make(chan error, 1)
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { // the first loop: it holds the reader from its first message on
+			var loopErr error
+			for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
+				if err != nil {
+					loopErr = err
+					break
+				}
+				if string(msg.Data) == "hello" {
+					close(reading)
+				}
+			}
+			firstDone <- loopErr
+		}()
+		<-reading
+		var errs []error
+		for _, err := range gorilla.Messages(context.Background(), c.Supervisor) {
+			errs = append(errs, err)
+		}
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], gorilla.ErrReaderBusy)
+		assert.Equal(t, "gorilla: read: another reader owns the connection", errs[0].Error())
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State)
+		assert.Equal(t, uint64(1), st.Connects, "the first loop's connection stays")
+		require.NoError(t, c.stop())
+		cancel()
+		assert.NoError(t, <-firstDone, "the first loop ended without an error at the stop")
+	})
+	t.Run("WriteOnly", func(t *testing.T) {
+		o := testOptions()
+		o.WriteOnly = true
+		c := run(t, srv.url("/feed"), o, false)
+		var errs []error
+		for _, err := range gorilla.Messages(context.Background(), c.Supervisor) {
+			errs = append(errs, err)
+		}
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], gorilla.ErrReaderBusy)
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State)
+		assert.Equal(t, uint64(1), st.Connects)
+		require.NoError(t, c.stop())
+	})
+}
+
+// Messages allocates no more per message than conn.ReadMessage does. The
+// server has written every message before the count begins (they wait in
+// the socket buffers), so that only the client's allocations are counted.
+func TestMessagesAllocatesAsReadDoes(t *testing.T) {
+	const n = 2000
+	sent := make(chan struct{})
+	srv := startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
+		p := s.accept(w, r, acceptOpts{})
+		if p == nil {
+			return
+		}
+		defer s.forget(p)
+		for { // "send N": N messages
+			_, req, err := p.read(r.Context())
+			if err != nil {
+				return
+			}
+			k, _ := strconv.Atoi(strings.TrimPrefix(string(req), "send "))
+			for i := range k {
+				if p.write(r.Context(), websocket.BinaryMessage, []byte(fmt.Sprintf("price %08d", i))) != nil {
+					return
+				}
+			}
+			sent <- struct{}{}
+		}
+	})
+	c := run(t, srv.url("/feed"), testOptions(), false)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := c.Conn(ctx)
+	require.NoError(t, err)
+	perMessage := func(read func() int) float64 {
+		require.NoError(t, conn.WriteMessage(websocket.TextMessage, []byte("send "+strconv.Itoa(n))))
+		select {
+		case <-sent:
+		case <-ctx.Done():
+			t.Fatal("the server did not send")
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := read()
+		runtime.ReadMemStats(&after)
+		require.Equal(t, n, got)
+		return float64(after.Mallocs-before.Mallocs) / n
+	}
+	byRead := func() int {
+		for i := range n {
+			if _, _, err := conn.ReadMessage(); err != nil {
+				return i
+			}
+		}
+		return n
+	}
+	byMessages := func() int {
+		i := 0
+		for _, err := range gorilla.Messages(ctx, c.Supervisor) {
+			if err != nil {
+				break
+			}
+			if i++; i == n {
+				break
+			}
+		}
+		return i
+	}
+	perMessage(byRead) // warm up
+	read, messages := math.Inf(1), math.Inf(1)
+	for range 3 { // the least of three: background allocations only add
+		read = min(read, perMessage(byRead))
+		messages = min(messages, perMessage(byMessages))
+	}
+	t.Logf("allocations per message: conn.ReadMessage %.3f, Messages %.3f", read, messages)
+	assert.LessOrEqual(t, messages, read+0.1, "one allocation more per message would be 1.0 more")
+	require.NoError(t, c.stop())
+}

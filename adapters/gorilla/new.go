@@ -1,0 +1,49 @@
+package gorilla
+
+import (
+	"github.com/gorilla/websocket"
+
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// New returns a Supervisor for the WebSocket at url, ready to Run: it
+// dials url (ws:// or wss://) with gorilla/websocket's Dialer, runs
+// o.Supervisor.OnConnect after every connect, watches the connection with
+// a ping heartbeat, and classifies errors as Classify says, with o's
+// CloseHint spread over [CloseHint, 1.5*CloseHint) and 401 and 403
+// retried when o.BeforeConnect is set.
+//
+// Credentials in url (a user name and password, sent as Basic
+// authorization unless Header has an Authorization; every query value but
+// those of o.PublicQuery) are sent to the server but never appear in an
+// error, a log line or a Status; nor do Header's values or those
+// BeforeConnect sets. A '?', '#', '/' or '@' in a password must be
+// escaped.
+//
+// The defaults of o: Header none, PublicQuery none, Subprotocols none,
+// TLSConfig Go's, EnableCompression false, ReadLimit 1 MiB, PingInterval
+// 10s, PingTimeout 5s (a silent peer is found within 15s), CloseTimeout 1s,
+// CloseHint 5s, WriteOnly false (the program reads, see Messages),
+// BeforeConnect none, Replicas none; the supervisor's own (Backoff
+// Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
+// ConnectTimeout 10s, FailoverSpread Base/4, MaxAttempts 0,
+// MaxHint 5 minutes, no Budget, no Classify but this package's, no Logger,
+// no OnConnect), and Name the redacted url. Proxies come from the
+// environment (HTTPS_PROXY, NO_PROXY), as with net/http. New copies o.
+//
+// A bad url or option is one error, wrapping supervisor.ErrInvalidOptions,
+// that names it: `gorilla: PingInterval -1s: negative`,
+// `gorilla: url: empty`, `gorilla: Supervisor.ConnectTimeout -1s:
+// negative`. It never holds url's credentials.
+func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
+	c, err := newConnector(url, o)
+	if err != nil {
+		return nil, err
+	}
+	sp := adapt.Spec{Pkg: "gorilla", Name: c.target.redacted, Classify: c.classify}
+	if len(c.targets) > 1 {
+		return adapt.New[*websocket.Conn](sp, replicas{c}, o.Supervisor)
+	}
+	return adapt.New(sp, c, o.Supervisor)
+}
