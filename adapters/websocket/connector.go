@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/redial-go/redial/internal/endpoint"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -24,16 +25,9 @@ import (
 // *websocket.Conn. Its methods are safe for concurrent use; a supervisor
 // calls them from its own goroutine.
 type connector struct {
-	o       Options
-	target  target   // the url: the supervisor's Name
-	targets []target // the url, then the Replicas: the endpoints
-	// named says that errors name the endpoint: not when the supervisor's
-	// Name is the redacted url already (one url and the default Name), so
-	// that the url is not said twice.
-	named bool
-	// base masks the secrets of every endpoint and Header.
-	base redact.Target
-	// latest is the newest attempt's redactor, joined with base:
+	o   Options
+	set endpoint.Set // the url, then the Replicas: the endpoints
+	// latest is the newest attempt's redactor, joined with set.Base:
 	// BeforeConnect's credentials are masked too. Under mu.
 	latest redact.Target
 	// maxHint is the longest Retry-After honored (the supervisor's
@@ -65,27 +59,14 @@ type connState struct {
 // a Supervisor. The url is checked first; a bad one or a bad option is an
 // error naming it.
 func newConnector(url string, o Options) (*connector, error) {
-	t, err := parseTarget(url, o.PublicQuery, o.Header)
+	set, err := endpoint.ParseSet("websocket", url, o.Replicas, schemes, o.PublicQuery, o.Header, o.Supervisor.Name)
 	if err != nil {
 		return nil, err
-	}
-	targets := []target{t}
-	secrets := t.secrets
-	for i, r := range o.Replicas {
-		rt, err := parseField(fmt.Sprintf("Replicas[%d]", i), r, o.PublicQuery, o.Header)
-		if err != nil {
-			return nil, err
-		}
-		targets = append(targets, rt)
-		secrets = secrets.Join(rt.secrets)
 	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, targets: targets, base: secrets, latest: secrets, maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
-	// An error names the endpoint unless the Name already does: one url,
-	// and the default Name, which is that url.
-	c.named = len(targets) > 1 || o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted
+	c := &connector{o: o, set: set, latest: set.Base, maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
 	var seed [16]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
 	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
@@ -163,10 +144,10 @@ func markBroken(conn *websocket.Conn) {
 // step names an attempt's or a connection's step in errors: "dial", or
 // `dial "wss://b/feed"` when errors name the endpoint.
 func (c *connector) step(what string, st *connState) string {
-	if !c.named || st == nil {
+	if st == nil {
 		return what
 	}
-	return fmt.Sprintf("%s %q", what, c.targets[st.endpoint].redacted)
+	return c.set.Step(what, st.endpoint)
 }
 
 // replicas is the connector of several endpoints: the supervisor calls
@@ -174,13 +155,7 @@ func (c *connector) step(what string, st *connState) string {
 type replicas struct{ *connector }
 
 // Endpoints returns the url and the Replicas, redacted.
-func (r replicas) Endpoints() []string {
-	out := make([]string, len(r.targets))
-	for i, t := range r.targets {
-		out[i] = t.redacted
-	}
-	return out
-}
+func (r replicas) Endpoints() []string { return r.set.Shown() }
 
 // ConnectTo makes one attempt on endpoint i.
 func (r replicas) ConnectTo(ctx context.Context, i int) (*websocket.Conn, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/endpoint"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/internal/statuscode"
 )
@@ -113,29 +114,30 @@ func (c *connector) dialError(step string, tg redact.Target, err error, resp *ht
 // copies, checked again (a hook that breaks the url fails the attempt for
 // good), and the connector's newest redactor learns their secrets.
 func (c *connector) prepare(ctx context.Context, i int) (string, http.Header, redact.Target, error) {
-	target := c.targets[i]
+	target := c.set.URLs[i]
 	if c.o.BeforeConnect == nil {
-		return target.raw, c.o.Header, target.secrets, nil
+		return target.Raw, c.o.Header, target.Secrets, nil
 	}
-	u, err := url.Parse(target.raw) // parsed once already: it parses
-	if err != nil {
-		return "", nil, redact.Target{}, err
+	u := *target.Parsed
+	if u.User != nil {
+		user := *u.User
+		u.User = &user
 	}
 	header := c.o.Header.Clone()
 	if header == nil {
 		header = http.Header{}
 	}
-	hookErr := c.o.BeforeConnect(ctx, u, header)
-	t, err := parseTarget(u.String(), target.public, header)
+	hookErr := c.o.BeforeConnect(ctx, &u, header)
+	t, err := endpoint.Parse("websocket", "url", u.String(), schemes, target.Public, header)
 	if err != nil {
 		return "", nil, redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
 	}
-	tg := c.base.Join(t.secrets)
+	tg := c.set.Base.Join(t.Secrets)
 	c.mu.Lock()
 	c.latest = tg
 	c.mu.Unlock()
 	if hookErr != nil {
 		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)
 	}
-	return t.raw, header, tg, nil
+	return t.Raw, header, tg, nil
 }

@@ -78,9 +78,10 @@ func TestSpreadStaysInItsRange(t *testing.T) {
 	assert.Greater(t, len(seen), 900, "the hint is spread, not one value for the whole fleet")
 }
 
-func TestParseTargetFindsSecrets(t *testing.T) {
-	tg, err := parseTarget("wss://u:p%40ss@h:1/x?token=T1xx&api_key=K2xx&jwt=J3xx&room=r&code=C5xx", []string{"room"}, http.Header{"Authorization": {"Bearer H6xx"}})
+func TestConnectorFindsSecrets(t *testing.T) {
+	c, err := newConnector("wss://u:p%40ss@h:1/x?token=T1xx&api_key=K2xx&jwt=J3xx&room=r&code=C5xx",
+		Options{PublicQuery: []string{"room"}, Header: http.Header{"Authorization": {"Bearer H6xx"}}})
 	assert.NoError(t, err)
-	assert.Equal(t, "wss://xxxxx@h:1/x?token=xxxxx&api_key=xxxxx&jwt=xxxxx&room=r&code=xxxxx", tg.redacted, "the whole userinfo and every non-public value are masked")
-	assert.Equal(t, "token xxxxx, xxxxx, xxxxx, xxxxx and xxxxx", tg.redact("token T1xx, J3xx, C5xx, Bearer H6xx and p@ss"))
+	assert.Equal(t, "wss://xxxxx@h:1/x?token=xxxxx&api_key=xxxxx&jwt=xxxxx&room=r&code=xxxxx", c.set.URLs[0].Shown, "the whole userinfo and every non-public value are masked")
+	assert.Equal(t, "token xxxxx, xxxxx, xxxxx, xxxxx and xxxxx", c.secrets().Text("token T1xx, J3xx, C5xx, Bearer H6xx and p@ss"))
 }
