@@ -95,7 +95,7 @@ func TestGenerateExcludes(t *testing.T) {
 		{"WindowsOnly", "a _windows.go file"},
 		{"DarwinOnly", "a //go:build darwin || freebsd file"},
 		{"Generator", "a //go:build ignore file"},
-		{"TestOnly", "a _test.go file"},
+		{"ExportedInTest", "a _test.go file"},
 		{"Secret", "a package under internal/"},
 		{"defaults", "an internal package"},
 		{"Demo", "a package under examples/"},
