@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/redial-go/redial/internal/endpoint"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -28,24 +29,17 @@ import (
 // methods are safe for concurrent use; a supervisor calls them from its
 // own goroutine.
 type connector struct {
-	o       Options
-	target  target   // the url: the supervisor's Name
-	targets []target // the url, then the Replicas: the endpoints
+	o   Options
+	set endpoint.Set // the url, then the Replicas: the endpoints
 	// fixed is every attempt's request on each endpoint when there is no
 	// BeforeConnect.
 	fixed []request
-	// named says that errors name the endpoint: not when the supervisor's
-	// Name is the redacted url already (one url and the default Name), so
-	// that the url is not said twice.
-	named bool
-	// base masks the secrets of every endpoint and of Header.
-	base redact.Target
 	// maxHint is the longest Retry-After honored (the supervisor's
 	// MaxHint): a HandshakeError shows what is honored, not the raw value.
 	maxHint time.Duration
 
 	mu sync.Mutex
-	// latest is the newest attempt's redactor, joined with base:
+	// latest is the newest attempt's redactor, joined with set.Base:
 	// BeforeConnect's credentials are masked too. The supervisor's
 	// Classify sees errors of the connection that is live or of the
 	// attempt under way, the newest. Under mu.
@@ -96,31 +90,18 @@ type connState struct {
 // a Supervisor. The url is checked first; a bad one or a bad option is an
 // error naming it.
 func newConnector(url string, o Options) (*connector, error) {
-	t, err := parseTarget(url, o.PublicQuery, o.Header)
+	set, err := endpoint.ParseSet("gorilla", url, o.Replicas, schemes, o.PublicQuery, o.Header, o.Supervisor.Name)
 	if err != nil {
 		return nil, err
-	}
-	targets := []target{t}
-	base := t.secrets
-	for i, r := range o.Replicas {
-		rt, err := parseField(fmt.Sprintf("Replicas[%d]", i), r, o.PublicQuery, o.Header)
-		if err != nil {
-			return nil, err
-		}
-		targets = append(targets, rt)
-		base = base.Join(rt.secrets)
 	}
 	if err := o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{o: o, target: t, targets: targets, base: base, latest: base, maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
-	// An error names the endpoint unless the Name already does: one url,
-	// and the default Name, which is that url.
-	c.named = len(targets) > 1 || o.Supervisor.Name != "" && o.Supervisor.Name != t.redacted
+	c := &connector{o: o, set: set, latest: set.Base, maxHint: cmp.Or(o.Supervisor.MaxHint, supervisor.DefaultMaxHint)}
 	if o.BeforeConnect == nil {
-		for _, tg := range targets {
-			u := *tg.u
-			c.fixed = append(c.fixed, c.request(&u, o.Header.Clone(), base))
+		for _, e := range set.URLs {
+			u := *e.Parsed
+			c.fixed = append(c.fixed, c.request(&u, o.Header.Clone(), set.Base))
 		}
 	}
 	var seed [16]byte
@@ -139,7 +120,7 @@ func (c *connector) request(u *url.URL, header http.Header, secrets redact.Targe
 	if u.User != nil && header.Get("Authorization") == "" {
 		p, _ := u.User.Password()
 		header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+p)))
-		secrets = secrets.With(headerValues(http.Header{"Authorization": header["Authorization"]})...)
+		secrets = secrets.With(endpoint.HeaderValues(http.Header{"Authorization": header["Authorization"]})...)
 	}
 	bare := *u
 	bare.User = nil
@@ -208,7 +189,7 @@ func (c *connector) Close(conn *websocket.Conn) error {
 		<-st.readDone
 	}
 	if err != nil && !errors.Is(err, net.ErrClosed) {
-		tg := c.base
+		tg := c.set.Base
 		if st != nil {
 			tg = st.secrets
 		}
@@ -220,10 +201,10 @@ func (c *connector) Close(conn *websocket.Conn) error {
 // step names an attempt's or a connection's step in errors: "dial", or
 // `dial "wss://b/feed"` when errors name the endpoint.
 func (c *connector) step(what string, st *connState) string {
-	if !c.named || st == nil {
+	if st == nil {
 		return what
 	}
-	return fmt.Sprintf("%s %q", what, c.targets[st.endpoint].redacted)
+	return c.set.Step(what, st.endpoint)
 }
 
 // replicas is the connector of several endpoints: the supervisor calls
@@ -231,13 +212,7 @@ func (c *connector) step(what string, st *connState) string {
 type replicas struct{ *connector }
 
 // Endpoints returns the url and the Replicas, redacted.
-func (r replicas) Endpoints() []string {
-	out := make([]string, len(r.targets))
-	for i, t := range r.targets {
-		out[i] = t.redacted
-	}
-	return out
-}
+func (r replicas) Endpoints() []string { return r.set.Shown() }
 
 // ConnectTo makes one attempt on endpoint i.
 func (r replicas) ConnectTo(ctx context.Context, i int) (*websocket.Conn, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/endpoint"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/internal/statuscode"
 )
@@ -64,17 +65,17 @@ func (c *connector) prepare(ctx context.Context, i int) (request, error) {
 		c.setLatest(c.fixed[i].secrets)
 		return c.fixed[i], nil
 	}
-	u := *c.targets[i].u
+	u := *c.set.URLs[i].Parsed
 	header := c.o.Header.Clone()
 	if header == nil {
 		header = http.Header{}
 	}
 	hookErr := c.o.BeforeConnect(ctx, &u, header)
-	t, err := parseTarget(u.String(), c.o.PublicQuery, header)
+	t, err := endpoint.Parse("gorilla", "url", u.String(), schemes, c.o.PublicQuery, header)
 	if err != nil {
 		return request{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
 	}
-	req := c.request(t.u, header, c.base.Join(t.secrets))
+	req := c.request(t.Parsed, header, c.set.Base.Join(t.Secrets))
 	c.setLatest(req.secrets)
 	if hookErr != nil {
 		return request{}, req.secrets.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)

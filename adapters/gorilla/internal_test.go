@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/endpoint"
 	"github.com/redial-go/redial/internal/redact"
 )
 
@@ -97,11 +98,12 @@ func TestSpreadStaysInItsRange(t *testing.T) {
 	assert.Greater(t, len(seen), 900, "the hint is spread, not one value for the whole fleet")
 }
 
-func TestParseTargetFindsSecrets(t *testing.T) {
-	tg, err := parseTarget("wss://u:p%40ss@h:1/x?token=T1xx&api_key=K2xx&jwt=J3xx&room=r&code=C5xx", []string{"room"}, http.Header{"Authorization": {"Bearer H6xx"}})
+func TestConnectorFindsSecrets(t *testing.T) {
+	c, err := newConnector("wss://u:p%40ss@h:1/x?token=T1xx&api_key=K2xx&jwt=J3xx&room=r&code=C5xx",
+		Options{PublicQuery: []string{"room"}, Header: http.Header{"Authorization": {"Bearer H6xx"}}})
 	assert.NoError(t, err)
-	assert.Equal(t, "wss://xxxxx@h:1/x?token=xxxxx&api_key=xxxxx&jwt=xxxxx&room=r&code=xxxxx", tg.redacted, "the whole userinfo and every non-public value are masked")
-	assert.Equal(t, "token xxxxx, xxxxx, xxxxx, xxxxx and xxxxx", tg.secrets.Text("token T1xx, J3xx, C5xx, Bearer H6xx and p@ss"))
+	assert.Equal(t, "wss://xxxxx@h:1/x?token=xxxxx&api_key=xxxxx&jwt=xxxxx&room=r&code=xxxxx", c.set.URLs[0].Shown, "the whole userinfo and every non-public value are masked")
+	assert.Equal(t, "token xxxxx, xxxxx, xxxxx, xxxxx and xxxxx", c.set.Base.Text("token T1xx, J3xx, C5xx, Bearer H6xx and p@ss"))
 }
 
 // gorilla's Dialer refuses userinfo: it is sent as Basic authorization, as
@@ -130,9 +132,9 @@ func TestAttemptRedactorKnowsEveryTarget(t *testing.T) {
 	require.NoError(t, err)
 	u, _ := url.Parse("ws://h:1/x?token=NEW-t0ken")
 	h := http.Header{"Authorization": {"Bearer R0tated"}, "X-Key": {"K3y-value"}}
-	tg, err := parseTarget(u.String(), nil, h)
+	tg, err := endpoint.Parse("gorilla", "url", u.String(), schemes, nil, h)
 	require.NoError(t, err)
-	req := c.request(tg.u, h, c.base.Join(tg.secrets))
+	req := c.request(tg.Parsed, h, c.set.Base.Join(tg.Secrets))
 	assert.Equal(t, "xxxxx xxxxx xxxxx xxxxx xxxxx xxxxx", req.secrets.Text("OLD-t0ken NEW-t0ken REPL-t0ken Bearer R0tated R0tated K3y-value"))
 	assert.NotContains(t, req.secrets.Text("dial ws://h:1/x?token=NEW-t0ken"), "NEW-t0ken")
 }

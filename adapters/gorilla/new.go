@@ -41,8 +41,8 @@ func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error)
 	if err != nil {
 		return nil, err
 	}
-	sp := adapt.Spec{Pkg: "gorilla", Name: c.target.redacted, Classify: c.classify}
-	if len(c.targets) > 1 {
+	sp := adapt.Spec{Pkg: "gorilla", Name: c.set.URLs[0].Shown, Classify: c.classify}
+	if len(c.set.URLs) > 1 {
 		return adapt.New[*websocket.Conn](sp, replicas{c}, o.Supervisor)
 	}
 	return adapt.New(sp, c, o.Supervisor)

@@ -50,7 +50,7 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	assert.Contains(t, o.Replicas, back.Endpoint)
 	assert.Equal(t, uint64(2), back.Connects)
 	assert.Zero(t, back.Failures, "the next replica was tried first, and took it")
-	byURL[back.Endpoint].waitSubscribe(t, 5*time.Second) // OnConnect ran on the new replica
+	byURL[back.Endpoint].waitSubscribe(t, 5*time.Second)      // OnConnect ran on the new replica
 	logs.WaitFor(t, "endpoint="+back.Endpoint, 5*time.Second) // logged after the Status is published
 }
 

@@ -47,9 +47,9 @@ func New(url string, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	sp := adapt.Spec{Pkg: pkg, Name: c.target.redacted, Classify: c.classify}
+	sp := adapt.Spec{Pkg: pkg, Name: c.set.URLs[0].Shown, Classify: c.classify}
 	var conn supervisor.Connector[*stream] = c
-	if len(c.targets) > 1 {
+	if len(c.set.URLs) > 1 {
 		conn = replicas{c}
 	}
 	sup, err := adapt.New(sp, conn, adapt.Options[*stream](o.Supervisor, nil))
