@@ -78,7 +78,7 @@ func (c *connector) prepare(ctx context.Context, i int) (request, error) {
 	req := c.request(t.Parsed, header, c.set.Base.Join(t.Secrets))
 	c.setLatest(req.secrets)
 	if hookErr != nil {
-		return request{}, req.secrets.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)
+		return request{}, req.secrets.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
 	}
 	return req, nil
 }
@@ -162,7 +162,7 @@ func (c *connector) dialError(ctx context.Context, step string, err error, resp 
 		}
 		return redact.Scrubbed(fmt.Sprintf("%s: handshake: server answered 101 without a valid WebSocket upgrade", step), websocket.ErrBadHandshake)
 	}
-	keep := safeChain(err)
+	keep := redact.SafeChain(err)
 	if ctx.Err() != nil {
 		keep = append(keep, ctx.Err())
 	}

@@ -28,7 +28,7 @@ func safeWith(tg redact.Target, err error) error {
 	if !hasClose && tg.Text(text) == text {
 		return err
 	}
-	keep := safeChain(err)
+	keep := redact.SafeChain(err)
 	if hasClose {
 		keep = append(keep, &websocket.CloseError{Code: ce.Code, Text: tg.Text(ce.Text)})
 	}

@@ -112,7 +112,7 @@ func (c *connector) requestError(get string, tg redact.Target, err error) error 
 	if errors.As(err, &ue) { // the request failed: its error repeats the URL
 		text = ue.Err.Error()
 	}
-	return redact.Scrubbed(fmt.Sprintf("%s: %s", get, tg.Text(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", get, tg.Text(text)), redact.SafeChain(err)...)
 }
 
 // Close closes s: its body, its connection and its transport. Events it

@@ -99,7 +99,7 @@ func (c *connector) prepare(ctx context.Context, i int) (string, http.Header, re
 	c.latest = tg
 	c.mu.Unlock()
 	if hookErr != nil {
-		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)
+		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
 	}
 	return t.Raw, header, tg, nil
 }

@@ -25,7 +25,7 @@ func safeWith(tg redact.Target, err error) error {
 	if tg.Text(text) == text {
 		return err
 	}
-	keep := safeChain(err)
+	keep := redact.SafeChain(err)
 	var re *ResponseError
 	if errors.As(err, &re) {
 		keep = append(keep, re)

@@ -104,7 +104,7 @@ func (c *connector) lossError(s *stream, err error) error {
 		text = "read: the stream ended"
 	default:
 		text = "read: " + s.secrets.Text(err.Error())
-		keep = safeChain(err)
+		keep = redact.SafeChain(err)
 	}
 	return redact.Scrubbed(text, keep...)
 }

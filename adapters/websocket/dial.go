@@ -106,7 +106,7 @@ func (c *connector) dialError(step string, tg redact.Target, err error, resp *ht
 		text = "handshake request: " + ue.Err.Error()
 	}
 	// Only the parts of the chain that hold no URL, header or body stay.
-	return redact.Scrubbed(fmt.Sprintf("%s: %s", step, tg.Text(text)), safeChain(err)...)
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", step, tg.Text(text)), redact.SafeChain(err)...)
 }
 
 // prepare returns what this attempt dials with: the url, the header and
@@ -137,7 +137,7 @@ func (c *connector) prepare(ctx context.Context, i int) (string, http.Header, re
 	c.latest = tg
 	c.mu.Unlock()
 	if hookErr != nil {
-		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), safeChain(hookErr)...)
+		return "", nil, tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
 	}
 	return t.Raw, header, tg, nil
 }

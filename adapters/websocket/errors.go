@@ -1,11 +1,8 @@
 package websocket
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"time"
 )
@@ -35,23 +32,3 @@ func (e *HandshakeError) Error() string {
 	return s
 }
 
-// safeChain returns the parts of err's chain that are known to hold no
-// URL, header or body: network and DNS errors (addresses only), context
-// ends, EOF.
-func safeChain(err error) []error {
-	var keep []error
-	var op *net.OpError
-	if errors.As(err, &op) {
-		keep = append(keep, op)
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		keep = append(keep, dns)
-	}
-	for _, s := range []error{context.DeadlineExceeded, context.Canceled, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed} {
-		if errors.Is(err, s) {
-			keep = append(keep, s)
-		}
-	}
-	return keep
-}

@@ -30,7 +30,7 @@ func safeWith(tg redact.Target, err error) error {
 	if !hasClose && tg.Text(text) == text {
 		return err
 	}
-	keep := safeChain(err)
+	keep := redact.SafeChain(err)
 	if hasClose {
 		ce.Reason = tg.Text(ce.Reason)
 		keep = append(keep, ce)

@@ -3,6 +3,10 @@
 package redact
 
 import (
+	"context"
+	"errors"
+	"io"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -160,3 +164,25 @@ type scrubbedError struct {
 
 func (e *scrubbedError) Error() string   { return e.msg }
 func (e *scrubbedError) Unwrap() []error { return e.keep }
+
+// SafeChain returns the parts of err's chain that are known to hold no
+// URL, header or body — network and DNS errors (addresses only), context
+// ends, EOF, a closed connection — for the keep of Scrubbed and
+// Target.Error.
+func SafeChain(err error) []error {
+	var keep []error
+	var op *net.OpError
+	if errors.As(err, &op) {
+		keep = append(keep, op)
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		keep = append(keep, dns)
+	}
+	for _, s := range []error{context.DeadlineExceeded, context.Canceled, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed} {
+		if errors.Is(err, s) {
+			keep = append(keep, s)
+		}
+	}
+	return keep
+}
