@@ -30,11 +30,14 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 //     exception), network errors and everything else are retried with the
 //     backoff.
 //
-// A DSN with several hosts gets one answer per host (pgx tries them all,
-// and with sslmode=prefer each twice): the error is Permanent only when
-// every answer is one of those SQLSTATEs, so a primary that refuses
-// connections while it restarts, next to a standby that answers 28000, is
-// retried.
+// A pgx error holds one answer per address it tried (pgx walks a DSN's
+// host list, with sslmode=prefer each host twice, and stops at the first
+// 28P01 or 3D000): it is Permanent only when every answer is one of those
+// SQLSTATEs. The supervisors of this package dial one host per attempt
+// and go further: permanent only when every host said so, each host's
+// last answer since the last connection counting, so a primary that
+// refuses connections while it restarts, next to a standby that answers
+// 28000, is retried.
 //
 // It also removes credentials: a *pgconn.ConnectError, which carries the
 // whole parsed Config and so the password, is replaced by an error with the
@@ -44,13 +47,15 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 // own 53300 hint, and, when BeforeConnect is set, 28P01 and 28000 retried
 // with the backoff: the next attempt may carry new credentials.
 func Classify(err error) error {
-	return classify(err, nil, DefaultTooManyConnectionsHint, false)
+	return classify(err, nil, DefaultTooManyConnectionsHint, false, nil)
 }
 
-// classify is Classify with the secrets to mask, the 53300 hint and
-// whether credentials rotate (BeforeConnect is set): then only 3D000 is
-// permanent.
-func classify(err error, secrets []string, tooMany time.Duration, rotating bool) error {
+// classify is Classify with the secrets to mask, the 53300 hint,
+// whether credentials rotate (BeforeConnect is set: then only 3D000 is
+// permanent), and, with several endpoints, their answers: err is the
+// current endpoint's, and permanent only once every endpoint's last
+// answer was.
+func classify(err error, secrets []string, tooMany time.Duration, rotating bool, hosts *answers) error {
 	if err == nil {
 		return nil
 	}
@@ -68,6 +73,7 @@ func classify(err error, secrets []string, tooMany time.Duration, rotating bool)
 		}
 		hinted = hinted || pg != nil && pg.Code == "53300"
 	}
+	permanent = hosts.record(permanent)
 	switch {
 	case permanent:
 		return backoff.Permanent(out)

@@ -17,15 +17,15 @@ type ConnOptions struct {
 	// config: the place for a Tracer or a custom TLS config. nil: none.
 	Configure func(*pgx.ConnConfig)
 	// BeforeConnect, when set, is called before every connection attempt
-	// with the copy of the parsed config the attempt dials with, and may
-	// change it: cfg.Password to a rotating password or an IAM
-	// authentication token, most often. The password it leaves there is
-	// masked like the DSN's wherever it could show. An error from it fails
-	// the attempt (retried with the backoff, unless it is
-	// backoff.Permanent). With it set, a login refused with 28P01 or 28000
-	// is retried with the backoff rather than given up on: the next
-	// attempt may carry new credentials. nil: the DSN's credentials, and
-	// those refusals are final.
+	// with the copy of the parsed config the attempt dials with (its Host
+	// and Port those of the one host it dials), and may change it:
+	// cfg.Password to a rotating password or an IAM authentication token,
+	// most often. The password it leaves there is masked like the DSN's
+	// wherever it could show. An error from it fails the attempt (retried
+	// with the backoff, unless it is backoff.Permanent). With it set, a
+	// login refused with 28P01 or 28000 is retried with the backoff rather
+	// than given up on: the next attempt may carry new credentials. nil:
+	// the DSN's credentials, and those refusals are final.
 	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
 	// TooManyConnectionsHint is the shortest wait after the server refused
 	// a connection with SQLSTATE 53300 (too many connections); 0 means
@@ -52,6 +52,9 @@ type ConnOptions struct {
 // login) and every cancel request is bounded by the DSN's
 // connect_timeout, or else by Supervisor.ConnectTimeout. Bad options are
 // one error wrapping supervisor.ErrInvalidOptions that names the field.
+// The hosts of a DSN with several are the supervisor's endpoints, one
+// dialed per attempt, the next one at once after a failure
+// (Supervisor.FailoverSpread); see the package documentation.
 //
 // A *pgx.Conn is not safe for concurrent use, so the supervisor does not
 // watch it in the background. Do runs a function with the connection and,
@@ -77,7 +80,11 @@ func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], erro
 		o.Configure(cfg)
 	}
 	t := newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
-	return newSupervisor(t, newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings())), o.Supervisor)
+	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings()))
+	if t.several() {
+		return newSupervisor[*pgx.Conn](t, replicas{c}, o.Supervisor)
+	}
+	return newSupervisor(t, c, o.Supervisor)
 }
 
 // closeTimeout bounds closing one connection: the Terminate message, and
@@ -100,15 +107,26 @@ func newConnector(cfg *pgx.ConnConfig, t target, before beforeConnect, timeout t
 	return &connector{cfg: cfg, t: t, before: before, dials: newDialer(&cfg.Config)}
 }
 
-func (c *connector) Connect(ctx context.Context) (*pgx.Conn, error) {
+// Connect makes one attempt on the DSN's one host (pgx walks the list
+// when there is no other choice: target_session_attrs=prefer-standby).
+func (c *connector) Connect(ctx context.Context) (*pgx.Conn, error) { return c.connect(ctx, -1) }
+
+// connect makes one attempt on endpoint i, or with the whole config when
+// i < 0.
+func (c *connector) connect(ctx context.Context, i int) (*pgx.Conn, error) {
 	cfg := c.cfg.Copy()
-	if err := c.t.prepare(ctx, &cfg.Config, c.before, c.dials); err != nil {
+	if i >= 0 {
+		c.t.hosts[i].steer(&cfg.Config) // before BeforeConnect: a token may depend on the host
+		c.t.answers.at(i)
+	}
+	if err := c.t.prepare(ctx, &cfg.Config, i, c.before, c.dials); err != nil {
 		return nil, c.t.scrub(err)
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, c.t.scrub(err)
 	}
+	c.t.answers.ok()
 	return conn, nil
 }
 
@@ -137,3 +155,13 @@ func (c *connector) Close(conn *pgx.Conn) error {
 
 // Broken tells supervisor.Do that err broke the connection: IsConnError.
 func (c *connector) Broken(err error) bool { return IsConnError(err) }
+
+// replicas is the connector of a DSN with several hosts: the supervisor
+// calls ConnectTo, one host per attempt.
+type replicas struct{ *connector }
+
+// Endpoints returns the hosts' host:port.
+func (r replicas) Endpoints() []string { return names(r.t.hosts) }
+
+// ConnectTo makes one attempt on host i.
+func (r replicas) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) { return r.connect(ctx, i) }

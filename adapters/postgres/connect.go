@@ -32,10 +32,11 @@ func defaultConnectTimeout(cfg *pgconn.Config, d time.Duration) {
 	}
 }
 
-// prepare readies cfg, a copy of the template config, for one connection:
-// BeforeConnect may change it, the password it leaves is one more secret,
-// and its dials become a session of d.
-func (t target) prepare(ctx context.Context, cfg *pgconn.Config, before beforeConnect, d *dialer) error {
+// prepare readies cfg, a copy of the template config steered to
+// endpoint at (-1: not steered), for one connection: BeforeConnect may
+// change it, the password it leaves is one more secret, and its dials
+// become a session of d.
+func (t target) prepare(ctx context.Context, cfg *pgconn.Config, at int, before beforeConnect, d *dialer) error {
 	if before != nil {
 		err := before(ctx, cfg)
 		t.secrets.add(cfg.Password)
@@ -43,6 +44,6 @@ func (t target) prepare(ctx context.Context, cfg *pgconn.Config, before beforeCo
 			return &hookError{err}
 		}
 	}
-	d.session(cfg)
+	d.session(cfg, at)
 	return nil
 }

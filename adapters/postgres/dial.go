@@ -60,11 +60,12 @@ func bounded(dial pgconn.DialFunc, d time.Duration) pgconn.DialFunc {
 	}
 }
 
-// session prepares cfg, a copy of the template for one connection, after
-// BeforeConnect: its dials (with the template's DialFunc, or one
-// BeforeConnect set) are bounded and tracked as one session.
-func (d *dialer) session(cfg *pgconn.Config) *session {
-	s := &session{d: d, gen: d.gen.Load(), dial: cfg.DialFunc}
+// session prepares cfg, a copy of the template for one connection to
+// endpoint at (-1: not steered), after BeforeConnect: its dials (with the
+// template's DialFunc, or one BeforeConnect set) are bounded and tracked
+// as one session.
+func (d *dialer) session(cfg *pgconn.Config, at int) *session {
+	s := &session{d: d, gen: d.gen.Load(), dial: cfg.DialFunc, endpoint: at}
 	cfg.DialFunc = s.Dial
 	after := cfg.AfterConnect
 	cfg.AfterConnect = func(ctx context.Context, pc *pgconn.PgConn) error {
@@ -132,6 +133,7 @@ type session struct {
 	d        *dialer
 	gen      uint64
 	dial     pgconn.DialFunc
+	endpoint int         // the endpoint it was steered to; -1: not steered
 	up       atomic.Bool // connected: a dial from now on is a cancel request
 	cleaning atomic.Bool // a cancel request was dialed: pgconn is closing the connection
 	dropped  atomic.Bool // its Conn or Listener closed it

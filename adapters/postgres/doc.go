@@ -14,40 +14,78 @@
 // The supervisor settings are nested as Supervisor: supervisor.Options for
 // NewConn, which hands out the connection, supervisor.Settings for the
 // Listener and the Pool, whose connections stay private. All three offer
-// Run, Status, Subscribe, Done, Err and Name; the default Name is the
+// Run, Status, Subscribe, Done, Err, Name and History (they are
+// health.HistorySource, for the status page); the default Name is the
 // DSN's target without its secrets, postgres://user@host:5432/db (the
 // hosts of a multi-host DSN joined with commas). A bad option is one
 // error wrapping supervisor.ErrInvalidOptions that names it once:
 // "postgres: PingInterval -1s: negative", "postgres: dsn: empty (...)".
 //
+// # Several hosts
+//
+// A DSN may list several hosts (host=h1,h2 port=5432,5433, or
+// postgres://u@h1:5432,h2:5433/db): they become the supervisor's
+// endpoints (supervisor.Endpoints), named host:port in Status.Endpoint,
+// the history and the logs. Each attempt dials one host, the first
+// attempt the first, instead of pgx walking the whole list from the first
+// host every time: after a failed attempt or a lost connection the next
+// host is tried at once, within rand[0, Supervisor.FailoverSpread), and
+// the backoff waits once per round, when every host failed since the last
+// connection. target_session_attrs is checked on every host dialed (a
+// read-only host fails the attempt with read-write, and the next host is
+// tried at once); sslmode=prefer's two tries of a host, TLS then plain,
+// stay in one attempt. A Pool keeps its one *pgxpool.Pool: every dial of
+// it (pings, queries, pgxpool's own) goes to the current host, an attempt
+// on another host resets it, and a connection that was dialed to the host
+// it left is never handed out. A host that answers 53300 rests until its
+// hint has passed while the others are tried. With one host, or with
+// target_session_attrs=prefer-standby (which needs every host's answer to
+// choose), there is one endpoint and Status.Endpoint is empty.
+//
 // # Error classes
 //
 // Classify maps errors by SQLSTATE: a bad password (28P01), a rejected
 // authorization (28000) or a missing database (3D000) stop the supervisor
-// at once (Failed; with BeforeConnect set, 28P01 and 28000 are retried:
-// see below); too many connections (53300) waits at least
+// (Failed; with BeforeConnect set, 28P01 and 28000 are retried: see
+// below); too many connections (53300) waits at least
 // TooManyConnectionsHint (an option of each constructor); a server
 // shutting down, crashed or starting up (57P01, 57P02, 57P03) and
-// connection exceptions (class 08) are retried with the backoff. A DSN
-// with several hosts gets an answer from each (pgx tries them all): the
-// supervisor gives up only when every host said so, so a primary that
-// refuses connections while it restarts, next to a standby that answers
-// 28000, is retried. The program's Supervisor.Classify, if set, runs after
-// this package's. IsConnError tells a query error that broke the
-// connection from an ordinary SQL error: the supervisor of NewConn uses it
-// in Do, which invalidates the connection only then, and Pool.Do, which
-// then makes the Pool's health Backoff at once.
+// connection exceptions (class 08) are retried with the backoff. Permanent
+// only when every host said so; with BeforeConnect only 3D000: with
+// several hosts, each host's last answer since the last connection is
+// kept, and one host's "no" is retried (the next host is tried at once)
+// until every host's last answer was one, so a primary that refuses
+// connections while it restarts, next to a standby that answers 28000, is
+// retried; two hosts that both say no end it after two attempts. The
+// program's Supervisor.Classify, if set, runs after this package's.
+// IsConnError tells a query error that broke the connection from an
+// ordinary SQL error: the supervisor of NewConn uses it in Do, which
+// invalidates the connection only then, and Pool.Do, which then makes
+// the Pool's health Backoff at once.
+//
+// # Pool.Do
+//
+// Pool.Do acquires a connection, runs a function with it once and
+// releases it; a connection error from the acquire or the function makes
+// the Pool's health Backoff at once (with several hosts, the next host is
+// tried), so readiness follows the queries even when every connection is
+// busy and none is pinged. It does not wait for Connected: while the
+// Pool is in Backoff its queries dial, so they work as soon as the
+// database does. Its errors are safe to log (see Secrets).
 //
 // # Per-attempt credentials
 //
 // Every constructor's options have BeforeConnect, a hook called before
 // every dial of every connection (a Pool's background dials included)
-// with the copy of the parsed config that dial uses: the place to set a
-// rotating password or an IAM authentication token in cfg.Password. With
-// it set, a login refused with 28P01 or 28000 is retried with the backoff
-// instead of given up on, since the next attempt may carry new
-// credentials, and a Pool keeps its *pgxpool.Pool throughout; the
-// passwords it sets are masked like the DSN's.
+// with the copy of the parsed config that dial uses, whose Host and Port
+// are those of the one host it dials: the place to set a rotating
+// password or an IAM authentication token (which may depend on the host)
+// in cfg.Password. With it set, a login refused with 28P01 or 28000 is
+// retried with the backoff instead of given up on, since the next attempt
+// may carry new credentials, and a Pool keeps its *pgxpool.Pool
+// throughout; the passwords it sets are masked like the DSN's. An error
+// from it fails that attempt (or that dial of a Pool), retried unless it
+// is backoff.Permanent.
 //
 // # Secrets
 //
@@ -60,7 +98,10 @@
 // holds it, though it still answers errors.As for *pgconn.PgError (every
 // host's) and errors.Is for network and context errors. Errors from
 // queries run on a *pgxpool.Pool directly (pool.Exec, pool.Query) come
-// from pgx: pass them through SafeError before logging or storing them.
+// from pgx: pass them through SafeError before logging or storing them;
+// SafeError masks the passwords their ConnectErrors hold and keeps every
+// host's *pgconn.PgError, network and context errors in the chain.
+// Endpoint names are host:port, from the parsed config, never a secret.
 //
 // # Retries stay the program's decision
 //

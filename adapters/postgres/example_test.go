@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -132,6 +133,25 @@ func ExampleNewConn() {
 	if postgres.IsConnError(err) {
 		// Reconnecting already; whether to run the UPDATE again is ours to decide.
 		log.Print(err)
+	}
+}
+
+// A primary and a replica: each attempt dials one host; when the one in
+// use goes away, the next is tried at once (within FailoverSpread), with
+// the same *pgxpool.Pool. Status.Endpoint says which host is in use. (It
+// needs servers, so it is compiled but not run.)
+func ExampleNewPool_severalHosts() {
+	ctx := context.Background()
+	p, err := postgres.NewPool("postgres://app:secret@db1:5432,db2:5432/orders?target_session_attrs=read-write",
+		postgres.PoolOptions{Supervisor: supervisor.Settings{FailoverSpread: 200 * time.Millisecond}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	go p.Run(ctx)
+	updates, cancel := p.Subscribe()
+	defer cancel()
+	for st := range updates {
+		log.Printf("%s on %s", st.State, st.Endpoint) // Connected on db1:5432, Backoff on db1:5432, Connected on db2:5432
 	}
 }
 

@@ -70,6 +70,11 @@ func (l *Listener) Status() health.Status { return l.sup.Status() }
 // supervisor.Supervisor.Subscribe.
 func (l *Listener) Subscribe() (<-chan health.Status, func()) { return l.sup.Subscribe() }
 
+// History returns the Listener's last transitions, oldest first (see
+// supervisor.Supervisor.History): a Listener is a health.HistorySource,
+// for the status page.
+func (l *Listener) History() []health.Transition { return l.sup.History() }
+
 // Done returns a channel that is closed once Run has returned.
 func (l *Listener) Done() <-chan struct{} { return l.sup.Done() }
 

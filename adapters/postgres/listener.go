@@ -52,15 +52,15 @@ type ListenerOptions struct {
 	// be a read deadline, never a cancel request that could hit a LISTEN.
 	Configure func(*pgx.ConnConfig)
 	// BeforeConnect, when set, is called before every connection attempt
-	// with the copy of the parsed config the attempt dials with, and may
-	// change it: cfg.Password to a rotating password or an IAM
-	// authentication token, most often. The password it leaves there is
-	// masked like the DSN's wherever it could show. An error from it fails
-	// the attempt (retried with the backoff, unless it is
-	// backoff.Permanent). With it set, a login refused with 28P01 or 28000
-	// is retried with the backoff rather than given up on: the next
-	// attempt may carry new credentials. nil: the DSN's credentials, and
-	// those refusals are final.
+	// with the copy of the parsed config the attempt dials with (its Host
+	// and Port those of the one host it dials), and may change it:
+	// cfg.Password to a rotating password or an IAM authentication token,
+	// most often. The password it leaves there is masked like the DSN's
+	// wherever it could show. An error from it fails the attempt (retried
+	// with the backoff, unless it is backoff.Permanent). With it set, a
+	// login refused with 28P01 or 28000 is retried with the backoff rather
+	// than given up on: the next attempt may carry new credentials. nil:
+	// the DSN's credentials, and those refusals are final.
 	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
 	// TooManyConnectionsHint is the shortest wait after the server refused
 	// a connection with SQLSTATE 53300 (too many connections); 0 means
@@ -84,9 +84,10 @@ type Notification struct {
 // Listener owns a dedicated connection that LISTENs on a set of channels
 // and hands the notifications to the program through Notifications,
 // reconnecting and re-LISTENing whenever the connection breaks. It offers
-// the supervisor's Run, Status, Subscribe, Done, Err and Name. Its methods
-// are safe for concurrent use; the connection itself is never exposed,
-// since a *pgx.Conn cannot be shared with the goroutine that waits on it.
+// the supervisor's Run, Status, Subscribe, Done, Err, Name and History.
+// Its methods are safe for concurrent use; the connection itself is never
+// exposed, since a *pgx.Conn cannot be shared with the goroutine that
+// waits on it.
 type Listener struct {
 	sup                       *supervisor.Supervisor[*pgx.Conn]
 	items                     chan item // the bounded buffer, in the order the server sent them
@@ -125,7 +126,9 @@ type listenRequest struct {
 // by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s with
 // the defaults): an attempt stuck on a path that died fails that soon.
 // Bad options are one error wrapping supervisor.ErrInvalidOptions that
-// names the field.
+// names the field. With several hosts in the DSN, a Listener that lost
+// its host LISTENs on the next one at once (see the package
+// documentation), and yields ErrMissed as after any reconnect.
 func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -168,7 +171,11 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	}
 	l.t = newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
-	l.sup, err = newSupervisor(l.t, c, adapt.Options(o.Supervisor, l.onConnect))
+	if l.t.several() {
+		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, adapt.Options(o.Supervisor, l.onConnect))
+	} else {
+		l.sup, err = newSupervisor(l.t, c, adapt.Options(o.Supervisor, l.onConnect))
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,18 @@ func (c *listenConnector) Watch(ctx context.Context, conn *pgx.Conn) error {
 	return c.l.watch(ctx, conn)
 }
 
+// listenReplicas is the Listener's connector of a DSN with several
+// hosts: the supervisor calls ConnectTo, one host per attempt.
+type listenReplicas struct{ *listenConnector }
+
+// Endpoints returns the hosts' host:port.
+func (r listenReplicas) Endpoints() []string { return names(r.t.hosts) }
+
+// ConnectTo makes one attempt on host i.
+func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) {
+	return r.connect(ctx, i)
+}
+
 // onConnect LISTENs on every channel, in one round trip, before the state
 // is Connected, and serves the Listen calls made until now.
 func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {

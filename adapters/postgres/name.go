@@ -1,10 +1,8 @@
 package postgres
 
 import (
-	"net"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -29,7 +27,7 @@ func nameOf(cfg *pgconn.Config, secrets []string) string {
 	}
 	var hosts []string
 	add := func(host string, port uint16) {
-		hp := net.JoinHostPort(clean(host), strconv.Itoa(int(port)))
+		hp := hostPort(host, port, secrets)
 		if !slices.Contains(hosts, hp) { // sslmode=prefer lists every host twice
 			hosts = append(hosts, hp)
 		}
@@ -48,11 +46,17 @@ func nameOf(cfg *pgconn.Config, secrets []string) string {
 	return b.String()
 }
 
-// newTarget returns what a constructor knows of dsn once parsed as cfg;
-// rotating says BeforeConnect is set.
+// newTarget returns what a constructor knows of dsn once parsed as cfg
+// (after Configure): its secrets, its name, its endpoints when it has
+// several hosts; rotating says BeforeConnect is set.
 func newTarget(dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
-	return target{secrets: newSecretSet(secrets), name: nameOf(cfg, secrets), tooMany: tooMany, rotating: rotating}
+	t := target{secrets: newSecretSet(secrets), name: nameOf(cfg, secrets), tooMany: tooMany, rotating: rotating,
+		hosts: endpointsOf(cfg, secrets)}
+	if len(t.hosts) > 1 {
+		t.answers = newAnswers(len(t.hosts))
+	}
+	return t
 }
 
 // sharesPiece reports whether part holds a secret of 4 bytes or more, or a

@@ -13,13 +13,20 @@ const pkg = "postgres"
 
 // target is what the three constructors share: the secrets (the parsed
 // DSN's, and the passwords BeforeConnect sets), the redacted name, the
-// 53300 hint, and whether credentials rotate (BeforeConnect is set).
+// 53300 hint, whether credentials rotate (BeforeConnect is set), and, for
+// a DSN with several hosts, the endpoints and their last answers.
 type target struct {
 	secrets  *secretSet
 	name     string
 	tooMany  time.Duration
 	rotating bool
+	hosts    []endpoint // nil with one host: no Endpoints
+	answers  *answers   // nil with one host
 }
+
+// several reports whether t has several endpoints: its connectors then
+// offer supervisor.Endpoints.
+func (t target) several() bool { return len(t.hosts) > 1 }
 
 // checkHint checks a TooManyConnectionsHint and returns it with its
 // default filled in.
@@ -41,7 +48,7 @@ func (t target) spec() adapt.Spec {
 }
 
 func (t target) classify(err error) error {
-	return classify(err, t.secrets.all(), t.tooMany, t.rotating)
+	return classify(err, t.secrets.all(), t.tooMany, t.rotating, t.answers)
 }
 
 // scrub is scrub with t's secrets.

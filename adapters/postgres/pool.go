@@ -42,10 +42,11 @@ type PoolOptions struct {
 	Configure func(*pgxpool.Config)
 	// BeforeConnect, when set, is called before every dial of every
 	// connection of the pool — a ping's, a query's, one pgxpool makes in
-	// the background — with the copy of the parsed config that dial uses,
-	// and may change it: cfg.Password to a rotating password or an IAM
+	// the background — with the copy of the parsed config that dial uses
+	// (its Host and Port those of the current host, with several), and may
+	// change it: cfg.Password to a rotating password or an IAM
 	// authentication token, most often. It runs inside pgxpool's
-	// BeforeConnect, before one that Configure set. The password it leaves
+	// BeforeConnect, after one that Configure set. The password it leaves
 	// there is masked like the DSN's wherever it could show. An error from
 	// it fails that dial (and the ping or query that needed it). With it
 	// set, a login refused with 28P01 or 28000 is retried with the backoff
@@ -74,8 +75,8 @@ type PoolOptions struct {
 // that fails with a connection error (IsConnError) makes it Backoff at
 // once: a pool whose every connection is busy is not pinged, and a server
 // restart that the pings missed still shows. It offers the supervisor's
-// Run, Status, Subscribe, Done, Err and Name; its methods are safe for
-// concurrent use.
+// Run, Status, Subscribe, Done, Err, Name and History; its methods are
+// safe for concurrent use.
 //
 // The pool itself is created by the first attempt and closed when Run
 // returns; it never re-sends a query (see the package documentation).
@@ -98,7 +99,10 @@ type Pool struct {
 // the redacted target; every dial bounded by the DSN's connect_timeout,
 // or else by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s
 // with the defaults). Bad options are one error wrapping
-// supervisor.ErrInvalidOptions that names the field.
+// supervisor.ErrInvalidOptions that names the field. With several hosts
+// in the DSN, every dial of the pool goes to the current one, and a Pool
+// that lost it moves to the next at once with the same *pgxpool.Pool
+// (see the package documentation).
 func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -122,7 +126,12 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	}
 	t := newTarget(dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
 	c := newPoolConnector(cfg, t, o)
-	sup, err := newSupervisor(t, c, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
+	var sup *supervisor.Supervisor[*pgxpool.Pool]
+	if t.several() {
+		sup, err = newSupervisor[*pgxpool.Pool](t, poolReplicas{c}, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
+	} else {
+		sup, err = newSupervisor(t, c, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +166,11 @@ func (p *Pool) Status() health.Status { return p.sup.Status() }
 // Subscribe returns the conflating health channel; see
 // supervisor.Supervisor.Subscribe.
 func (p *Pool) Subscribe() (<-chan health.Status, func()) { return p.sup.Subscribe() }
+
+// History returns the Pool's last transitions, oldest first (see
+// supervisor.Supervisor.History): a Pool is a health.HistorySource, for
+// the status page.
+func (p *Pool) History() []health.Transition { return p.sup.History() }
 
 // Done returns a channel that is closed once Run has returned, after the
 // pool is closed.

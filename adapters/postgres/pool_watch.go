@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,10 +23,12 @@ type poolConnector struct {
 	dials             *dialer       // every connection pool dialed: bounded, and cut when it is lost or closed
 	pool              *pgxpool.Pool // made by the first Connect
 	made              chan struct{} // closed once pool is set
+	current           atomic.Int32  // with several hosts, the endpoint every dial of the pool goes to
 }
 
 // newPoolConnector returns the connector of cfg: its dials are bounded
-// (see PoolOptions.PingTimeout) and tracked, and every connection gets
+// (see PoolOptions.PingTimeout) and tracked, go to the current endpoint
+// when the DSN has several hosts, and every connection gets
 // o.BeforeConnect's credentials, after what a pgxpool BeforeConnect set by
 // Configure did.
 func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
@@ -34,17 +37,47 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{})}
 	before, configured := o.BeforeConnect, cfg.BeforeConnect
 	cfg.BeforeConnect = func(ctx context.Context, cc *pgx.ConnConfig) error {
+		at := -1
+		if t.several() {
+			at = int(c.current.Load())
+			t.hosts[at].steer(&cc.Config)
+		}
 		if configured != nil {
 			if err := configured(ctx, cc); err != nil {
 				t.secrets.add(cc.Password)
 				return &hookError{err}
 			}
 		}
-		return t.prepare(ctx, &cc.Config, before, c.dials)
+		return t.prepare(ctx, &cc.Config, at, before, c.dials)
+	}
+	if t.several() {
+		c.keepCurrent(cfg)
 	}
 	return c
 }
 
+// keepCurrent makes the pool hand out only connections to the current
+// endpoint: one dialed while the attempt that switched endpoints ran (its
+// BeforeConnect came first) is destroyed when acquired, and the acquire
+// takes or dials another. Then the PrepareConn (or BeforeAcquire) that
+// Configure set, if any, decides.
+func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
+	prepare, acquire := cfg.PrepareConn, cfg.BeforeAcquire
+	cfg.PrepareConn = func(ctx context.Context, conn *pgx.Conn) (bool, error) {
+		if s := sessionOf(conn.PgConn()); s != nil && s.endpoint != int(c.current.Load()) {
+			return false, nil
+		}
+		switch {
+		case prepare != nil:
+			return prepare(ctx, conn)
+		case acquire != nil:
+			return acquire(ctx, conn), nil
+		}
+		return true, nil
+	}
+}
+
+// Connect makes the pool (on the first attempt) and pings it.
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 	if c.pool == nil {
 		p, err := pgxpool.NewWithConfig(ctx, c.cfg)
@@ -57,7 +90,32 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 	if err := c.ping(ctx); err != nil {
 		return nil, err
 	}
+	c.t.answers.ok()
 	return c.pool, nil
+}
+
+// connectTo makes endpoint i the one the pool dials, resetting the pool
+// when it was another (its connections lead to the host left), and pings.
+func (c *poolConnector) connectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
+	c.t.answers.at(i)
+	if int(c.current.Swap(int32(i))) != i && c.pool != nil {
+		c.pool.Reset()
+		c.dials.condemn()
+	}
+	return c.Connect(ctx)
+}
+
+// poolReplicas is the Pool's connector of a DSN with several hosts: the
+// supervisor calls ConnectTo, one host per attempt, and the pool's dials
+// follow.
+type poolReplicas struct{ *poolConnector }
+
+// Endpoints returns the hosts' host:port.
+func (r poolReplicas) Endpoints() []string { return names(r.t.hosts) }
+
+// ConnectTo makes one attempt on host i.
+func (r poolReplicas) ConnectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
+	return r.connectTo(ctx, i)
 }
 
 // Close drops every connection of a pool found lost: they lead to a

@@ -1,0 +1,126 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/e2e/toxitest"
+	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// silentPathBound is how soon, with the defaults, every kind must find a
+// path that went silent: the package's promise.
+const silentPathBound = 15 * time.Second
+
+// TestFailoverFromASilentHost gives a Listener and a Pool a DSN with two
+// hosts: the first reaches the server through a proxy, the second
+// directly. With every setting at its default but the backoff, the path
+// through the proxy stalls (nothing forwarded, nothing closed: a dead
+// NAT entry, a host that vanished). Each must find it within 15s, as on
+// one host, and be Connected on the second host within FailoverSpread
+// (Base/4) and one connect after that: the Pool from its failing queries
+// (within a query's timeout), the Listener from its heartbeat
+// (PingInterval 10s + PingTimeout 3s), whose dead connection is closed
+// before the next attempt (pgconn's cleanup of it cut at 1s). The Pool's
+// queries, on the same *pgxpool.Pool, work again on the second host.
+func TestFailoverFromASilentHost(t *testing.T) {
+	t.Parallel()
+	proxy := toxitest.New(t, shared.Addr())
+	_, proxyPort, err := net.SplitHostPort(proxy.Addr())
+	require.NoError(t, err)
+	dsn := func(app string) string {
+		return fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%s,%d user=%s password=%s dbname=postgres sslmode=disable application_name=%s",
+			proxyPort, shared.Port(), pgtest.User, shared.Password(), app)
+	}
+	settings := supervisor.Settings{Backoff: healBackoff}
+	spread := healBackoff.Base / 4 // the default FailoverSpread
+	const oneConnect = time.Second
+	const cleanupGrace = time.Second // see adapters/postgres.cleanupGrace
+
+	l := newListener(t, dsn("failover-listener"), postgres.ListenerOptions{Channels: []string{"failover"}, Supervisor: settings})
+	p, err := postgres.NewPool(dsn("failover-pool"), postgres.PoolOptions{Supervisor: settings})
+	require.NoError(t, err)
+	lt, pt := record(t, l), record(t, p)
+	start(t, l)
+	start(t, p)
+	for _, r := range []runner{l, p} {
+		st := testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
+		require.Equal(t, proxy.Addr(), st.Endpoint, "the first attempt goes to the first host")
+	}
+
+	// The load: one query at a time through the Pool's Do.
+	ctx, cancel := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var stalled, worked time.Time // the first query that worked after the stall
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for ctx.Err() == nil {
+			began := time.Now()
+			qctx, qcancel := context.WithTimeout(ctx, queryTimeout)
+			err := p.Do(qctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+				_, err := conn.Exec(ctx, "SELECT 1")
+				return err
+			})
+			qcancel()
+			mu.Lock()
+			if err == nil && !stalled.IsZero() && began.After(stalled) && worked.IsZero() {
+				worked = time.Now()
+			}
+			mu.Unlock()
+			select {
+			case <-ctx.Done():
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	t.Cleanup(func() { cancel(); wg.Wait() })
+
+	mu.Lock()
+	proxy.Stall(t, "up", "upstream")
+	proxy.Stall(t, "down", "downstream")
+	stalled = time.Now()
+	mu.Unlock()
+	for name, tl := range map[string]*timeline{"pool": pt, "listener": lt} {
+		st := tl.wait(t, silentPathBound+5*time.Second, stalled, func(st health.Status) bool { return st.State != health.Connected })
+		found := st.Since.Sub(stalled)
+		assert.LessOrEqual(t, found, silentPathBound, "%s found the silent host after %v", name, found)
+		on := tl.wait(t, 10*time.Second, stalled, func(st health.Status) bool {
+			return st.State == health.Connected && st.Endpoint == shared.Addr()
+		})
+		took := on.Since.Sub(st.Since)
+		t.Logf("%s: found the silent host %v after the stall, Connected on the second %v later", name,
+			found.Round(time.Millisecond), took.Round(time.Millisecond))
+		bound := spread + oneConnect
+		if name == "listener" {
+			bound += cleanupGrace // its lost connection is closed first, and pgconn's cleanup of it is cut at 1s
+		}
+		assert.LessOrEqual(t, took, bound, "%s: failover after the loss", name)
+		if name == "pool" {
+			assert.LessOrEqual(t, found, queryTimeout+time.Second, "the pool's readiness did not follow its failing queries")
+		}
+	}
+	n, err := next(t, l, 10*time.Second)
+	assert.ErrorIs(t, err, postgres.ErrMissed)
+	assert.Zero(t, n)
+	testkit.WaitStatus(t, p, 10*time.Second, "pool connected", testkit.InState(health.Connected))
+	cancel()
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	require.False(t, worked.IsZero(), "no query worked after the stall")
+	t.Logf("pool: the first query that worked after the stall did %v after it", worked.Sub(stalled).Round(time.Millisecond))
+}
