@@ -36,8 +36,13 @@ func schedSamples() uint64 {
 // Watcher and reports the memory each costs (heap and stack, the parked Run
 // goroutine included, the connection excluded) and how often they are
 // scheduled while idle for one second. Run it with -benchtime=1x.
-func BenchmarkIdleSupervisors(b *testing.B) {
-	const n = 10_000
+func BenchmarkIdleSupervisors(b *testing.B) { idleSupervisors(b, 10_000) }
+
+// BenchmarkIdleSupervisors100k is the same with 100,000 supervisors, and
+// reports the memory of all of them too (target: 400 MB at most).
+func BenchmarkIdleSupervisors100k(b *testing.B) { idleSupervisors(b, 100_000) }
+
+func idleSupervisors(b *testing.B, n int) {
 	for range b.N {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
@@ -62,14 +67,60 @@ func BenchmarkIdleSupervisors(b *testing.B) {
 		runtime.ReadMemStats(&after)
 		heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 		stack := float64(after.StackInuse) - float64(before.StackInuse)
-		b.ReportMetric((heap+stack)/n, "B/supervisor")
-		b.ReportMetric(stack/n, "stack-B/supervisor")
+		b.ReportMetric((heap+stack)/float64(n), "B/supervisor")
+		b.ReportMetric(stack/float64(n), "stack-B/supervisor")
+		b.ReportMetric((heap+stack)/1e6, "MB")
 
 		s0 := schedSamples()
 		time.Sleep(time.Second) // the measurement: one second of idleness
-		b.ReportMetric(float64(schedSamples()-s0)/n, "sched-samples/supervisor/s")
+		samples := float64(schedSamples() - s0)
+		b.ReportMetric(samples/float64(n), "sched-samples/supervisor/s")
+		b.ReportMetric(samples, "sched-samples/s")
 
 		cancel()
 		wg.Wait()
+	}
+}
+
+// connected returns a running supervisor of the idle connector, connected,
+// and the ctx for its calls; it stops when the benchmark or test ends.
+func connected(tb testing.TB) (*supervisor.Supervisor[*idleConn], context.Context) {
+	s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = s.Run(runCtx) }()
+	tb.Cleanup(func() { stop(); <-done; cancel() })
+	if _, err := s.Conn(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	return s, ctx
+}
+
+// BenchmarkConn is Conn on a connected supervisor: the cost a message or
+// call path pays for the supervisor before its I/O. 0 allocs/op.
+func BenchmarkConn(b *testing.B) {
+	s, ctx := connected(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Conn(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDo is Do with a function that does no I/O: Conn, the call, and
+// the check of its (nil) error. 0 allocs/op.
+func BenchmarkDo(b *testing.B) {
+	s, ctx := connected(b)
+	f := func(context.Context, *idleConn) error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Do(ctx, f); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -30,7 +30,9 @@ type Settings struct {
 	// Name names the connection in Status, errors and logs. Adapters
 	// default it to their target, redacted.
 	Name string
-	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute.
+	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute
+	// (with Decorrelated, a wait is at most half the outage so far, but the
+	// outage's first; see the package doc).
 	Backoff backoff.Config
 	// StableAfter is how long a connection must have lived for its loss to
 	// reset the backoff; 0 means 30s. One that broke sooner is flapping and

@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -26,15 +25,27 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 	return s.runErr
 }
 
+// run is Run's loop. The frames of run, waitInvalid and the select it
+// parks in are all an idle supervisor's goroutine holds, and every call it
+// makes stays shallow, so that the goroutine fits the smallest stack: the
+// attempt's calls run on a goroutine of their own (see hand), and the few
+// allocations made on this one are made here, at the top (stack_test.go
+// holds the budget).
 func (s *Supervisor[C]) run(ctx context.Context) error {
-	s.policy.Start()
-	_ = ctx.Done() // made here, shallow, rather than deep inside the first context.WithTimeout
+	var zero C
+	s.begin(ctx)
 	for {
-		// The attempt's context is made here, at the top of the stack: the
-		// context package's frames are deep, and an idle supervisor's
-		// goroutine should not need more than the smallest stack.
-		actx, cancel := context.WithTimeout(ctx, s.opts.ConnectTimeout)
-		next, fail := s.cycle(ctx, actx, cancel)
+		conn, next, fail := s.attempt(ctx, s.newHand(ctx))
+		if conn != zero {
+			up := time.Now()
+			var reason error
+			if s.watcher == nil {
+				reason = s.waitInvalid(ctx)
+			} else {
+				reason = s.watch(ctx, conn)
+			}
+			next, fail = s.served(ctx, conn, reason, up)
+		}
 		if fail != nil {
 			return fail
 		}
@@ -44,70 +55,83 @@ func (s *Supervisor[C]) run(ctx context.Context) error {
 	}
 }
 
-// cycle makes one attempt and, when it succeeds, serves the connection
-// until it breaks. It returns when the next attempt is due, or Run's error
-// when the supervisor gives up. Once ctx has ended, next means nothing.
-//
-// cycle and serve are the frames on the stack of an idle supervisor: they
-// stay small so that its goroutine fits the smallest stack.
-func (s *Supervisor[C]) cycle(ctx, actx context.Context, cancel context.CancelFunc) (next time.Time, fail error) {
-	conn, err := s.attempt(actx)
-	cancel()
-	if ctx.Err() != nil {
-		if err == nil {
-			s.drop(conn)
-			s.close(conn)
-		}
-		return next, nil
+// begin prepares the first attempt: it counts it for the Budget, and makes
+// here, shallow, what the first attempt would make deep inside: ctx's Done
+// channel and room in the history for the first two transitions
+// (Connecting, Connected).
+func (s *Supervisor[C]) begin(ctx context.Context) {
+	s.policy.Start()
+	_ = ctx.Done()
+	s.mu.Lock()
+	if s.history == nil {
+		s.history = make([]health.Transition, 0, 2)
 	}
-	if err != nil {
-		return s.attemptFailed(err)
-	}
-	up := time.Now()
-	s.connected()
-	reason := s.serve(ctx, conn)
-	s.drop(conn)
-	if ctx.Err() != nil {
-		s.close(conn)
-		return next, nil
-	}
-	return s.lost(conn, reason, time.Since(up))
+	s.mu.Unlock()
 }
 
-// attempt makes one attempt within actx (ConnectTimeout): Connect, then
-// OnConnect. On success the connection is live: Invalidate can match it.
-func (s *Supervisor[C]) attempt(actx context.Context) (C, error) {
+// attempt makes one attempt within ConnectTimeout, Connect then OnConnect,
+// on h's goroutine while this one waits, and ends h. It returns the
+// connection, published Connected and live (Invalidate can match it); or
+// when the next attempt is due after a failed one; or Run's error when the
+// supervisor gives up. After ctx ended it returns neither.
+func (s *Supervisor[C]) attempt(ctx context.Context, h *hand[C]) (conn C, next time.Time, fail error) {
 	var zero C
 	s.set(&transition{state: health.Connecting})
 	s.logEvent(evConnecting, nil, 0)
-
-	conn, err := s.connect(actx)
-	if err == nil && conn == zero {
-		err = errors.New("connector returned neither a connection nor an error")
-	}
-	if err != nil {
-		if conn != zero {
-			s.close(conn)
+	err := s.connectAndSubscribe(h)
+	h.done()
+	switch {
+	case ctx.Err() != nil:
+		if err == nil {
+			s.drop(h.conn)
+			s.close(h.conn)
 		}
-		return zero, s.attemptError("connect", actx, err)
+		return zero, next, nil
+	case err != nil:
+		next, fail = s.attemptFailed(err)
+		return zero, next, fail
+	}
+	s.connected()
+	return h.conn, next, nil
+}
+
+// connectAndSubscribe asks h for Connect, makes the connection live, then
+// asks for OnConnect. A connection invalidated while OnConnect ran is not
+// usable either.
+func (s *Supervisor[C]) connectAndSubscribe(h *hand[C]) error {
+	h.call(opConnect)
+	if h.err != nil {
+		return h.err
 	}
 	s.mu.Lock()
-	s.live = conn
+	s.live = h.conn
 	s.mu.Unlock()
-	if s.onConnect != nil {
-		err := s.onConnect(actx, conn)
-		if err == nil {
-			s.mu.Lock()
-			err = s.invalidErr // invalidated while OnConnect ran: not usable either
-			s.mu.Unlock()
-		}
-		if err != nil {
-			s.drop(conn)
-			s.close(conn)
-			return zero, s.attemptError("on connect", actx, err)
-		}
+	if s.onConnect == nil {
+		return nil
 	}
-	return conn, nil
+	h.call(opOnConnect)
+	if h.err == nil {
+		s.mu.Lock()
+		h.err = s.invalidErr
+		s.mu.Unlock()
+	}
+	if h.err != nil {
+		s.drop(h.conn)
+		h.call(opFailed)
+	}
+	return h.err
+}
+
+// served ends the connection that broke for reason (or that ctx ended):
+// it is no longer live, and closed. It returns when the next attempt is
+// due, or Run's error.
+func (s *Supervisor[C]) served(ctx context.Context, conn C, reason error, up time.Time) (time.Time, error) {
+	s.drop(conn)
+	if ctx.Err() != nil {
+		s.close(conn)
+		return time.Time{}, nil
+	}
+	return s.lost(conn, reason, time.Since(up))
 }
 
 // connect makes the attempt on the current endpoint.
@@ -118,29 +142,11 @@ func (s *Supervisor[C]) connect(actx context.Context) (C, error) {
 	return s.connector.Connect(actx)
 }
 
-// attemptError classifies err and says which step failed, and whether it
-// was the attempt's timeout.
-func (s *Supervisor[C]) attemptError(step string, actx context.Context, err error) error {
-	err = s.classify(err)
-	if errors.Is(context.Cause(actx), context.DeadlineExceeded) {
-		return fmt.Errorf("%s: timed out after %v: %w", step, s.opts.ConnectTimeout, err)
-	}
-	return fmt.Errorf("%s: %w", step, err)
-}
-
-// serve blocks until conn breaks (Watch returns, or Invalidate) or ctx
-// ends, and returns why. Without a Watcher it waits on a channel and
-// allocates nothing.
-func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
-	if s.watcher == nil {
-		return s.waitInvalid(ctx)
-	}
-	return s.watch(ctx, conn)
-}
-
-// waitInvalid is serve without a Watcher. It is the frame an idle
-// supervisor parks in, so it holds nothing else: a bigger frame here is
-// what pushed an idle goroutine past the smallest stack.
+// waitInvalid blocks until the connection is invalidated or ctx ends, and
+// returns why: it serves a connection without a Watcher, allocating
+// nothing. It is the frame an idle supervisor parks in, so it holds
+// nothing else: a bigger frame here is what pushed an idle goroutine past
+// the smallest stack.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
 	select {
 	case err := <-s.invalid:
@@ -150,8 +156,8 @@ func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
 	}
 }
 
-// watch is serve with a Watcher: it runs Watch with a ctx that Invalidate
-// ends.
+// watch serves a connection with a Watcher: it runs Watch with a ctx that
+// Invalidate ends, and returns why the connection broke.
 func (s *Supervisor[C]) watch(ctx context.Context, conn C) error {
 	select {
 	case err := <-s.invalid: // invalidated between the attempt and now
