@@ -5,7 +5,12 @@
 package policy
 
 import (
+	"cmp"
+	crand "crypto/rand"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
@@ -28,7 +33,17 @@ type Config struct {
 	// waits, drawn from [0, FailoverSpread); 0 means Base/4.
 	Endpoints      int
 	FailoverSpread time.Duration
+	// AgeBound applies to the Decorrelated strategy: every backoff wait of
+	// an outage but its first is at most this fraction of the outage so
+	// far (Base at least); 0 means DefaultAgeBound, a negative value no
+	// bound. The supervisor leaves it 0; examples/herd compares others.
+	AgeBound float64
 }
+
+// DefaultAgeBound is Config.AgeBound's default: a wait is at most half
+// the outage so far, so that every client's first attempt after the
+// server is back comes within 1.5 times the outage.
+const DefaultAgeBound = 0.5
 
 // Reason says why a Delay is as long as it is.
 type Reason int
@@ -75,9 +90,23 @@ type Delay struct {
 // shorter than the rest of the endpoint it goes to, and a round in which
 // every endpoint rests waits for the earliest. A Budget that refuses a
 // round's retry makes it wait Cap.
+//
+// With the Decorrelated strategy (the default) a backoff wait is also
+// never longer than half the outage so far (AgeBound; Base at least), but
+// for the first one of the outage: decorrelated jitter draws from [Base,
+// 3*prev], so a client could commit, just before the server returns, to
+// three times its last wait; bounded by the outage's age, every client's
+// first attempt after the server is back comes within 1.5 times the
+// outage, while Cap still bounds the waits of outages longer than it. The
+// first wait keeps its full draw, so that a fleet whose first attempts
+// failed at one instant stays spread out. examples/herd measures the
+// difference.
 type Policy struct {
-	b                    *backoff.Backoff
-	first                *backoff.Backoff // the first retry: full jitter over [0, Base)
+	// The backoff and the first retry's generator are held by value, with
+	// the one endpoint's state, so that a Policy is one allocation of 240
+	// bytes: every supervisor has one.
+	b                    backoff.Backoff
+	first                rand.PCG         // the first retry: uniform over [0, Base)
 	spread               *backoff.Backoff // a failover: full jitter over [0, FailoverSpread); nil for 0
 	base, cap            time.Duration
 	stableAfter, maxHint time.Duration
@@ -86,8 +115,14 @@ type Policy struct {
 	n      int
 	failed []bool      // endpoints that failed in this round
 	rest   []time.Time // until when each endpoint rests (its hint)
-	loss   bool        // this round began with a lost connection...
+	rest1  [1]time.Time
 	uptime time.Duration
+	since  time.Time // when the outage began (the loss, or the first failure); zero when connected
+
+	byAge   float32 // Decorrelated: the fraction of the outage's age a wait may last; 0: no bound
+	failed1 [1]bool // failed and rest1 are the one endpoint's
+	waited  bool    // a backoff wait of this outage was drawn already
+	loss    bool    // this round began with a lost connection...
 }
 
 // Seeds of the extra generators, derived from a fixed Backoff seed so that
@@ -106,16 +141,18 @@ func New(c Config) (*Policy, error) {
 		return nil, err
 	}
 	bc := b.Config()
-	p := &Policy{b: b, base: bc.Base, cap: bc.Cap, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget, n: max(c.Endpoints, 1)}
+	p := &Policy{b: *b, base: bc.Base, cap: bc.Cap, stableAfter: c.StableAfter, maxHint: c.MaxHint, budget: c.Budget,
+		n: max(c.Endpoints, 1)}
+	if bc.Strategy == backoff.Decorrelated && c.AgeBound >= 0 {
+		p.byAge = float32(cmp.Or(c.AgeBound, DefaultAgeBound))
+	}
 	if p.stableAfter <= 0 {
 		p.stableAfter = DefaultStableAfter
 	}
 	if p.maxHint <= 0 {
 		p.maxHint = DefaultMaxHint
 	}
-	if p.first, err = jitter(p.base, c.Backoff.Seed, firstSeed); err != nil {
-		return nil, err
-	}
+	seedPCG(&p.first, c.Backoff.Seed, firstSeed)
 	spread := c.FailoverSpread
 	if spread <= 0 {
 		spread = p.base / 4
@@ -125,7 +162,11 @@ func New(c Config) (*Policy, error) {
 			return nil, err
 		}
 	}
-	p.failed, p.rest = make([]bool, p.n), make([]time.Time, p.n)
+	if p.n == 1 {
+		p.failed, p.rest = p.failed1[:], p.rest1[:]
+	} else {
+		p.failed, p.rest = make([]bool, p.n), make([]time.Time, p.n)
+	}
 	return p, nil
 }
 
@@ -141,6 +182,40 @@ func jitter(d time.Duration, seed, mix uint64) (*backoff.Backoff, error) {
 		c.Seed = seed ^ mix
 	}
 	return backoff.New(c)
+}
+
+// seedPCG seeds g as backoff.New seeds its generator: from seed^mix when
+// seed is set (a reproducible run), else from crypto/rand.
+func seedPCG(g *rand.PCG, seed, mix uint64) {
+	if seed != 0 {
+		s := seed ^ mix
+		g.Seed(s, s^0x9e3779b97f4a7c15)
+		return
+	}
+	var b [16]byte
+	_, _ = crand.Read(b[:]) // never fails (crypto/rand crashes the program rather)
+	g.Seed(binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:]))
+}
+
+// below returns a uniform value in [0, n), n > 0 (Lemire's
+// multiply-and-shift with rejection, as the backoff package draws).
+func below(g *rand.PCG, n uint64) uint64 {
+	hi, lo := bits.Mul64(g.Uint64(), n)
+	if lo < n {
+		thresh := -n % n
+		for lo < thresh {
+			hi, lo = bits.Mul64(g.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// firstRetry draws the first retry's wait from [0, Base).
+func (p *Policy) firstRetry() time.Duration {
+	if p.base <= 1 {
+		return 0
+	}
+	return time.Duration(below(&p.first, uint64(p.base)))
 }
 
 func draw(b *backoff.Backoff) time.Duration {
@@ -161,10 +236,11 @@ func (p *Policy) Start() {
 	}
 }
 
-// Connected ends the round: a connection was made.
+// Connected ends the round and the outage: a connection was made.
 func (p *Policy) Connected() {
 	clear(p.failed)
 	p.loss = false
+	p.since, p.waited = time.Time{}, false
 }
 
 // Failed returns the endpoint of the next attempt and the wait before it,
@@ -179,12 +255,16 @@ func (p *Policy) Failed(i int, err error, now time.Time) (int, Delay) {
 // a stable loss resets the backoff.
 func (p *Policy) Lost(i int, uptime time.Duration, err error, now time.Time) (int, Delay) {
 	p.loss, p.uptime = true, uptime
+	p.since, p.waited = now, false // the outage begins
 	return p.next(i, err, now)
 }
 
 // next records endpoint i's failure and decides.
 func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	i = min(max(i, 0), p.n-1)
+	if p.since.IsZero() { // never connected, or connected and never lost: the outage begins
+		p.since = now
+	}
 	var hint time.Duration
 	if h, ok := backoff.RetryAfterHint(err); ok {
 		hint = min(h, p.maxHint)
@@ -197,7 +277,7 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 			return j, Delay{Wait: draw(p.spread), Reason: ReasonFailover, Hint: hint}
 		}
 	}
-	d := p.roundDelay()
+	d := p.roundDelay(now)
 	d.Hint = hint
 	clear(p.failed)
 	p.loss = false
@@ -226,16 +306,23 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	return next, d
 }
 
-// roundDelay is the wait at the end of a round: the first retry after a
-// stable loss, else the backoff's next delay (or Cap when the Budget
-// refuses the retry).
-func (p *Policy) roundDelay() Delay {
+// roundDelay is the wait at the end of a round at now: the first retry
+// after a stable loss, else the backoff's next delay (bounded by the
+// outage's age, see Policy), or Cap when the Budget refuses the retry.
+func (p *Policy) roundDelay(now time.Time) Delay {
 	if p.loss && p.uptime >= p.stableAfter {
 		p.b.Reset()
 		p.Start()
-		return Delay{Wait: draw(p.first), Reason: ReasonFirstRetry}
+		return Delay{Wait: p.firstRetry(), Reason: ReasonFirstRetry}
 	}
 	d := Delay{Wait: p.b.Next(), Reason: ReasonBackoff}
+	if p.byAge > 0 {
+		bound := max(p.base, time.Duration(float64(now.Sub(p.since))*float64(p.byAge)))
+		if p.waited && d.Wait > bound {
+			d.Wait = bound
+		}
+		p.waited = true
+	}
 	if p.budget != nil && !p.budget.TryRetry() {
 		d = Delay{Wait: p.cap, Reason: ReasonBudget}
 	}
