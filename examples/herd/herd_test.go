@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -83,4 +84,54 @@ func TestValidate(t *testing.T) {
 	for _, s := range []scenario{{N: 0, Rate: 1, Seed: 1}, {N: 1, Rate: 0, Seed: 1}, {N: 1, Rate: 1, Seed: 0}, {N: 1, Rate: 1, Seed: 1, Down: -1}} {
 		assert.Error(t, s.validate(), "%+v", s)
 	}
+}
+
+// The outage's attempts, simulated one client after the other, are the
+// same as through the event queue: they depend on no other client.
+func TestOutageShortcutIsTheQueue(t *testing.T) {
+	s := small()
+	s.N = 500
+	for _, down := range []time.Duration{0, 500 * time.Millisecond, 30 * time.Second} {
+		s.Down = down
+		fast, err := simulateAll(s)
+		require.NoError(t, err)
+		s.queueAll = true
+		slow, err := simulateAll(s)
+		require.NoError(t, err)
+		s.queueAll = false
+		assert.Equal(t, slow, fast, "down %v", down)
+	}
+}
+
+// With a Service rate the server answers at most that many handshakes a
+// second: a no-jitter wave reaches it spread out, first come first served.
+func TestServiceSpreadsAWave(t *testing.T) {
+	s := small()
+	s.Down = 500 * time.Millisecond
+	s.Service = 5000
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	for _, r := range rs {
+		m := measure(s, r)
+		assert.LessOrEqual(t, m.peakAfterUp, float64(s.Service)*s.Window.Seconds()+1, "%s", r.Name)
+		assert.Zero(t, r.Left, "%s", r.Name)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	s := small()
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, writeJSON(&out, s, rs))
+	var got struct {
+		N    int `json:"n"`
+		Rows []row
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got))
+	assert.Equal(t, s.N, got.N)
+	require.Len(t, got.Rows, len(rs))
+	assert.Equal(t, "redial policy", got.Rows[6].Name)
+	assert.Positive(t, got.Rows[6].LastBack)
+	assert.Equal(t, measure(s, rs[6]).peakAfterUp, float64(got.Rows[6].PeakUp))
 }

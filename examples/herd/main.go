@@ -23,7 +23,10 @@ func main() {
 	flag.DurationVar(&s.Base, "base", time.Second, "backoff base")
 	flag.DurationVar(&s.Cap, "cap", time.Minute, "backoff cap")
 	flag.Uint64Var(&s.Seed, "seed", 1, "seed (non-zero)")
+	flag.IntVar(&s.Service, "service", 0, "handshakes a second the server can process at most (0: no limit)")
+	flag.Float64Var(&s.AgeBound, "age-bound", 0, "redial rows: a wait at most this fraction of the outage so far (0: the policy's default, negative: no bound)")
 	svg := flag.String("svg", "", "write the plot to this SVG file")
+	asJSON := flag.Bool("json", false, "print the rows as JSON instead of the table")
 	flag.Parse()
 	if err := s.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "herd:", err)
@@ -34,7 +37,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "herd:", err)
 		os.Exit(1)
 	}
-	report(os.Stdout, s, results)
+	if *asJSON {
+		if err := writeJSON(os.Stdout, s, results); err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(1)
+		}
+	} else {
+		report(os.Stdout, s, results)
+	}
 	if *svg != "" {
 		f, err := os.Create(*svg)
 		if err == nil {

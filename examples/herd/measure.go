@@ -8,6 +8,7 @@ type measures struct {
 	peakToMean  float64 // peak / mean attempts per window until the last client was back
 	peakAfterUp float64 // attempts in the busiest window once the server is up
 	finishRatio float64 // last client back / ideal finish
+	beyondCap   int     // attempts beyond the capacity per window, summed over the windows once the server is up
 }
 
 func measure(s scenario, r result) measures {
@@ -17,6 +18,7 @@ func measure(s scenario, r result) measures {
 		m.peak = max(m.peak, n)
 		if i >= upWindow {
 			m.peakAfterUp = max(m.peakAfterUp, float64(n))
+			m.beyondCap += max(0, n-int(float64(s.Rate)*s.Window.Seconds()))
 		}
 	}
 	if windows := len(r.Hist); windows > 0 {

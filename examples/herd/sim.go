@@ -1,9 +1,10 @@
 package main
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
@@ -22,6 +23,18 @@ type scenario struct {
 	Seed    uint64
 	Window  time.Duration // histogram bucket: 100ms
 	Horizon time.Duration // give up simulating after this long
+	// Service is how many handshakes a second the server (and the
+	// machine the clients run on) can process at most, once it is up:
+	// the ones that arrive faster wait their turn, first come first
+	// served, and the server sees them later. 0 means no limit: every
+	// attempt is answered the instant it is made.
+	Service int
+	// AgeBound is the redial rows' internal/policy AgeBound: 0 its
+	// default, negative none.
+	AgeBound float64
+	// queueAll sends every attempt through the event queue, the outage's
+	// too (tests compare it with the shortcut).
+	queueAll bool
 }
 
 // ideal is the earliest the last client can be back: D + N/K.
@@ -67,6 +80,7 @@ type result struct {
 	BrokenHints   int   // clients that came at their reserved slot and were still rejected
 	Attempts      int
 	Failed        int
+	FailedUp      int           // failed attempts once the server was up: handshakes refused
 	LastConnected time.Duration // -1 when some never got back within Horizon
 	Left          int           // clients not connected at Horizon
 }
@@ -75,19 +89,6 @@ type event struct {
 	at     time.Duration
 	client int
 	slot   int64 // reserved slot (hint mode); -1 when none
-}
-
-type queue []event
-
-func (q queue) Len() int           { return len(q) }
-func (q queue) Less(i, j int) bool { return q[i].at < q[j].at }
-func (q queue) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)        { *q = append(*q, x.(event)) }
-func (q *queue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
 }
 
 var errRefused = errors.New("connection refused")
@@ -100,30 +101,43 @@ var errRefused = errors.New("connection refused")
 // outage are refused without a hint.
 func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) result {
 	r := result{Name: name, LastConnected: -1}
-	q := make(queue, 0, len(clients))
+	q := newCalendar()
 	for i, c := range clients {
-		q = append(q, event{at: c.first(), client: i, slot: -1})
+		at := c.first()
+		if !hintsWhileDown && !s.queueAll {
+			// Until the server is back every attempt is refused without a
+			// hint, whatever the other clients do: each client's attempts
+			// until then are made here, one client after the other (the
+			// same draws as through the queue, in a cache-friendly order:
+			// a million clients in seconds).
+			for at < s.Down && at <= s.Horizon {
+				r.attempt(at, s.Window)
+				r.Failed++
+				at += c.failed(errRefused, at)
+			}
+		}
+		q.push(event{at: at, client: i, slot: -1})
 	}
-	heap.Init(&q)
 
 	slot := time.Second / time.Duration(s.Rate)
 	downSlots := int64(s.Down / slot)
-	accepted := map[int64]int{} // accepts per second
-	reserved := map[int64]int{} // reservations per second not yet used
-	nextSlot := downSlots       // next slot to hand out
-	secOf := func(slot int64) int64 { return slot / int64(s.Rate) }
-	for q.Len() > 0 {
-		e := heap.Pop(&q).(event)
+	seconds := int64(s.Horizon/time.Second) + 2
+	accepted := make([]int, seconds) // accepts per second
+	reserved := make([]int, seconds) // reservations per second not yet used
+	nextSlot := downSlots            // next slot to hand out
+	secOf := func(slot int64) int64 { return min(slot/int64(s.Rate), seconds-1) }
+	var busy time.Duration // with Service: until when the server is busy
+	for q.len() > 0 {
+		e := q.pop()
 		if e.at > s.Horizon {
-			r.Left = q.Len() + 1
+			r.Left = q.len() + 1
 			return r
 		}
-		w := int(e.at / s.Window)
-		for len(r.Hist) <= w {
-			r.Hist = append(r.Hist, 0)
+		if s.Service > 0 && e.at >= s.Down {
+			e.at = max(e.at, busy) // when the server gets to it
+			busy = e.at + time.Second/time.Duration(s.Service)
 		}
-		r.Hist[w]++
-		r.Attempts++
+		r.attempt(e.at, s.Window)
 
 		sec := int64(e.at / time.Second)
 		onTime := e.slot >= 0 && secOf(e.slot) == sec
@@ -138,22 +152,35 @@ func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) 
 			continue
 		}
 		r.Failed++
+		if up {
+			r.FailedUp++
+		}
 		if onTime && up {
 			r.BrokenHints++
 		}
 		err, next := errRefused, int64(-1)
 		if hints && (up || hintsWhileDown) {
 			next = max(nextSlot, int64(e.at/slot)+1)
-			for sec := secOf(next); accepted[sec]+reserved[sec] >= s.Rate; sec = secOf(next) {
+			for sec := secOf(next); accepted[sec]+reserved[sec] >= s.Rate && sec < seconds-1; sec = secOf(next) {
 				next = (sec + 1) * int64(s.Rate) // the first slot of the next second
 			}
 			nextSlot = next + 1
 			reserved[secOf(next)]++
 			err = backoff.RetryAfter(errors.New("503 service unavailable"), time.Duration(next)*slot-e.at)
 		}
-		heap.Push(&q, event{at: e.at + clients[e.client].failed(err, e.at), client: e.client, slot: next})
+		q.push(event{at: e.at + clients[e.client].failed(err, e.at), client: e.client, slot: next})
 	}
 	return r
+}
+
+// attempt counts an attempt at virtual time at.
+func (r *result) attempt(at, window time.Duration) {
+	w := int(at / window)
+	for len(r.Hist) <= w {
+		r.Hist = append(r.Hist, 0)
+	}
+	r.Hist[w]++
+	r.Attempts++
 }
 
 // clientsFor builds N clients of one kind, each with its own seed.
@@ -162,7 +189,7 @@ func clientsFor(s scenario, strategy backoff.Strategy, usePolicy bool) ([]client
 	for i := range out {
 		cfg := backoff.Config{Strategy: strategy, Base: s.Base, Cap: s.Cap, Seed: s.Seed*1_000_003 + uint64(i) + 1}
 		if usePolicy {
-			p, err := policy.New(policy.Config{Backoff: cfg})
+			p, err := policy.New(policy.Config{Backoff: cfg, AgeBound: s.AgeBound})
 			if err != nil {
 				return nil, err
 			}
@@ -178,33 +205,47 @@ func clientsFor(s scenario, strategy backoff.Strategy, usePolicy bool) ([]client
 	return out, nil
 }
 
-// simulateAll runs every row of the table.
+// simulateAll runs every row of the table, as many at a time as there
+// are CPUs.
 func simulateAll(s scenario) ([]result, error) {
 	type row struct {
 		name           string
 		strategy       backoff.Strategy
 		policy, hints  bool
 		hintsWhileDown bool
+		model          func(scenario) []client // a reference model, not redial code
 	}
 	rows := []row{
-		{"no jitter", backoff.Exponential, false, false, false},
-		{"full jitter", backoff.Full, false, false, false},
-		{"equal jitter", backoff.Equal, false, false, false},
-		{"decorrelated", backoff.Decorrelated, false, false, false},
-		{"redial policy", backoff.Decorrelated, true, false, false},
-		{"redial + hints", backoff.Decorrelated, true, true, false},
-		{"redial + planned hints", backoff.Decorrelated, true, true, true},
+		{name: "no jitter", strategy: backoff.Exponential},
+		{name: "full jitter", strategy: backoff.Full},
+		{name: "equal jitter", strategy: backoff.Equal},
+		{name: "decorrelated", strategy: backoff.Decorrelated},
+		{name: "cenkalti v5", model: cenkaltiClients}, // reference rows, before redial's own
+		{name: "gRPC (1.6x, ±20%)", model: grpcClients},
+		{name: "redial policy", strategy: backoff.Decorrelated, policy: true},
+		{name: "redial + hints", strategy: backoff.Decorrelated, policy: true, hints: true},
+		{name: "redial + planned hints", strategy: backoff.Decorrelated, policy: true, hints: true, hintsWhileDown: true},
 	}
-	var out []result
+	out := make([]result, len(rows))
+	errs := make([]error, len(rows))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
 	for i, r := range rows {
-		if i == 4 { // the reference row, before redial's own
-			out = append(out, run("gRPC (1.6x, ±20%)", s, grpcClients(s), false, false))
-		}
-		cs, err := clientsFor(s, r.strategy, r.policy)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.name, err)
-		}
-		out = append(out, run(r.name, s, cs, r.hints, r.hintsWhileDown))
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if r.model != nil {
+				out[i] = run(r.name, s, r.model(s), false, false)
+				return
+			}
+			cs, err := clientsFor(s, r.strategy, r.policy)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", r.name, err)
+				return
+			}
+			out[i] = run(r.name, s, cs, r.hints, r.hintsWhileDown)
+		})
 	}
-	return out, nil
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
