@@ -56,3 +56,42 @@ func median(ss []sample, name, unit string) (float64, int) {
 	}
 	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2, len(vs)
 }
+
+// values returns metric unit of the samples named name, in the order they
+// ran: with -count, the i-th of two names ran in the same round.
+func values(ss []sample, name, unit string) []float64 {
+	var vs []float64
+	for _, s := range ss {
+		if v, ok := s.metrics[unit]; ok && s.name == name {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// medianOf returns the median of vs, 0 for none.
+func medianOf(vs []float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	vs = append([]float64(nil), vs...)
+	sort.Float64s(vs)
+	if len(vs)%2 == 1 {
+		return vs[len(vs)/2]
+	}
+	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+}
+
+// pairedRatio returns the median over rounds of a's value over b's: the
+// two ran side by side in each round, so the machine's drift between
+// rounds cancels out.
+func pairedRatio(ss []sample, a, b, unit string) float64 {
+	va, vb := values(ss, a, unit), values(ss, b, unit)
+	var rs []float64
+	for i := range min(len(va), len(vb)) {
+		if vb[i] != 0 {
+			rs = append(rs, va[i]/vb[i])
+		}
+	}
+	return medianOf(rs)
+}

@@ -10,47 +10,94 @@ import (
 	"github.com/redial-go/redial/adapters/tcp"
 )
 
-// BenchmarkIdleTCPSupervisors connects 1,000 tcp.New supervisors to one
-// loopback server, lets them idle, and reports the stack each Run
-// goroutine holds after the GC had its chance to shrink them: the
-// supervisor's stack with a real dialer, which grows it during Connect.
-// The heap is not reported: a socket's own memory cannot be told apart.
-// Run it with -benchtime=1x.
-func BenchmarkIdleTCPSupervisors(b *testing.B) {
-	const n = 1000
-	// A server that only accepts and holds: no goroutine per connection,
-	// so the stacks measured are the supervisors'.
+// holdServer accepts connections and holds them, with no goroutine per
+// connection, so that what is measured on the client side is the client's.
+type holdServer struct {
+	ln       net.Listener
+	mu       sync.Mutex
+	held     []net.Conn
+	accepted chan struct{}
+}
+
+func newHoldServer(tb testing.TB) *holdServer {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	var held []net.Conn
-	accepted := make(chan struct{})
+	s := &holdServer{ln: ln, accepted: make(chan struct{})}
 	go func() {
-		defer close(accepted)
+		defer close(s.accepted)
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			held = append(held, c)
+			s.mu.Lock()
+			s.held = append(s.held, c)
+			s.mu.Unlock()
 		}
 	}()
-	defer func() {
+	tb.Cleanup(func() {
 		ln.Close()
-		<-accepted
-		for _, c := range held {
+		<-s.accepted
+		s.drop()
+	})
+	return s
+}
+
+// drop closes every held connection.
+func (s *holdServer) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.held {
+		c.Close()
+	}
+	s.held = nil
+}
+
+// memory returns the heap in use and the stacks, after two GCs (the second
+// shrinks what the first found oversized).
+func memory() (heap, stack float64) {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return float64(m.HeapAlloc), float64(m.StackInuse)
+}
+
+// BenchmarkIdleTCPSupervisors connects 5,000 tcp.New supervisors to one
+// loopback server and lets them idle, and in the same run dials 5,000
+// plain net.Conns to it and holds them. Reported per connection: what the
+// supervisor adds to the connection itself (heap and stack, supervised
+// minus plain: the Supervisor, its policy and history, its parked Run
+// goroutine), and the stack alone. Run it with -benchtime=1x.
+func BenchmarkIdleTCPSupervisors(b *testing.B) {
+	const n = 5000
+	srv := newHoldServer(b)
+	addr := srv.ln.Addr().String()
+	for range b.N {
+		// Plain connections, held by the program: the baseline.
+		h0, s0 := memory()
+		plain := make([]net.Conn, n)
+		for i := range plain {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			plain[i] = c
+		}
+		h1, s1 := memory()
+		for _, c := range plain {
 			c.Close()
 		}
-	}()
-	for range b.N {
+		plain = nil
+		srv.drop()
+
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
+		h2, s2 := memory()
 		for range n {
-			s, err := tcp.New(ln.Addr().String(), tcp.Options{})
+			s, err := tcp.New(addr, tcp.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -59,11 +106,14 @@ func BenchmarkIdleTCPSupervisors(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		runtime.GC()
-		runtime.GC() // the second cycle shrinks what the first found oversized
-		runtime.ReadMemStats(&after)
-		b.ReportMetric((float64(after.StackInuse)-float64(before.StackInuse))/n, "stack-B/supervisor")
+		h3, s3 := memory()
+		plainPer := (h1 - h0 + s1 - s0) / n
+		supPer := (h3 - h2 + s3 - s2) / n
+		b.ReportMetric(supPer-plainPer, "B/supervisor")
+		b.ReportMetric((s3-s2)/n, "stack-B/supervisor")
+		b.ReportMetric(plainPer, "B/plain-conn")
 		cancel()
 		wg.Wait()
+		srv.drop()
 	}
 }

@@ -1,13 +1,20 @@
 package storm
 
 import (
+	"os"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(wsServerEnv) != "" {
+		wsServerMain() // this process is the WebSocket storm's server
+		return
+	}
+	goleak.VerifyTestMain(m)
+}
 
 // storm connects n clients, restarts the server (down for down), and
 // returns how long after it was back all clients were, and the peak accepts

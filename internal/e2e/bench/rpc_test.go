@@ -1,0 +1,99 @@
+package bench
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+
+	"github.com/cenkalti/rpc2"
+
+	"github.com/redial-go/redial/adapters/tcp/rpc"
+)
+
+// rpcServer serves rpc2 on loopback: the adapter's heartbeat and
+// Server.Echo, which answers its 256-byte argument.
+func rpcServer(tb testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := rpc2.NewServer()
+	rpc.HandleHeartbeat(srv)
+	srv.Handle("Server.Echo", func(_ *rpc2.Client, s []byte, reply *[]byte) error {
+		*reply = s
+		return nil
+	})
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		conns []net.Conn
+	)
+	wg.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			wg.Go(func() { srv.ServeConn(c) })
+		}
+	})
+	tb.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+		wg.Wait()
+	})
+	return ln.Addr().String()
+}
+
+// BenchmarkRPCCalls makes one call and waits for its reply, a 256-byte
+// argument echoed: raw is rpc2's CallWithContext on a client over a
+// net.Conn from net.Dial; redial is Call of an rpc.New client (its
+// defaults: heartbeat, bounded calls, no re-send of a call that may have
+// left). The ctx is cancellable in both. One op is one call.
+func BenchmarkRPCCalls(b *testing.B) {
+	addr := rpcServer(b)
+	arg := make([]byte, msgSize)
+	b.Run("raw", func(b *testing.B) {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		client := rpc2.NewClient(conn)
+		done := make(chan struct{})
+		go func() { defer close(done); client.Run() }()
+		defer func() { client.Close(); <-done }()
+		ctx := run(b, func(ctxDone context.Context) error { <-ctxDone.Done(); return nil })
+		b.ReportAllocs()
+		for b.Loop() {
+			var reply []byte
+			if err := client.CallWithContext(ctx, "Server.Echo", arg, &reply); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("redial", func(b *testing.B) {
+		c, err := rpc.New(addr, rpc.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ctx := run(b, c.Run)
+		if _, err := c.Conn(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			var reply []byte
+			if err := c.Call(ctx, "Server.Echo", arg, &reply); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
