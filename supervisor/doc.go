@@ -19,8 +19,9 @@
 // Subscribe (a conflating health channel) and a health.Registry tell the
 // program and its probes the truth about the connection.
 //
-// Do runs a function with the live connection (invalidating it when the
-// function's error broke it); Connections is a range-over-func loop over
+// RetryNow cuts a Backoff wait short when the program learned by another
+// path that the other side is back. Do runs a function with the live
+// connection (invalidating it when the function's error broke it); Connections is a range-over-func loop over
 // each live connection in turn. Both end when the supervisor stops or
 // fails — Done is closed and Err says why — so a loop written the obvious
 // way cannot spin after Failed.

@@ -39,6 +39,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Since = now
 	}
 	st.State = t.state
+	s.holdWait = t.delay != nil && !cuttable(t.delay) // RetryNow reads it
 	if t.state == health.Connecting && len(s.endpoints) > 0 {
 		st.Endpoint = s.endpoints[s.endpoint]
 	}

@@ -49,7 +49,7 @@ func (s *Supervisor[C]) run(ctx context.Context) error {
 		if fail != nil {
 			return fail
 		}
-		if ctx.Err() != nil || !sleepUntil(ctx, next) {
+		if ctx.Err() != nil || !s.sleepUntil(ctx, next) {
 			return s.stop()
 		}
 	}
@@ -77,6 +77,7 @@ func (s *Supervisor[C]) begin(ctx context.Context) {
 func (s *Supervisor[C]) attempt(ctx context.Context, h *hand[C]) (conn C, next time.Time, fail error) {
 	var zero C
 	s.set(&transition{state: health.Connecting})
+	s.drainRetry()
 	s.logEvent(evConnecting, nil, 0)
 	err := s.connectAndSubscribe(h)
 	h.done()
@@ -279,20 +280,4 @@ func (s *Supervisor[C]) stop() error {
 	s.set(&transition{state: health.Stopped})
 	s.logEvent(evStopped, nil, 0)
 	return nil
-}
-
-// sleepUntil waits until t or ctx's end; it reports whether t came first.
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -47,6 +47,7 @@ type Supervisor[C comparable] struct {
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
+	holdWait  bool          // under mu: the Backoff wait is a hint's or the Budget's, which RetryNow does not cut
 	done      chan struct{} // closed when Run has returned
 	runErr    error         // what Run returned; written before done is closed
 

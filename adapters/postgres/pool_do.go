@@ -24,7 +24,9 @@ import (
 //
 // Do does not wait for the Pool to be Connected: while it is in Backoff,
 // the acquire dials as pgxpool does, so queries work as soon as the
-// database does. It waits only for the pool to exist (the first attempt
+// database does, and the first one that works ends the Backoff wait (the
+// Pool pings at once, and readiness follows within that ping's round
+// trip). It waits only for the pool to exist (the first attempt
 // makes it) and fails at once once the Pool has stopped or given up.
 //
 // The error is f's or the acquire's, safe to log or store: its text has
@@ -47,13 +49,18 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 		return err
 	}
 	defer conn.Release()
-	if err := f(ctx, conn); err != nil {
-		closed := conn.Conn().IsClosed()
+	err = f(ctx, conn)
+	if conn.Conn().IsClosed() {
 		err = p.c.t.scrub(err)
-		if closed {
-			p.failed(ctx, pool, err)
-		}
+		p.failed(ctx, pool, err)
 		return err
+	}
+	// The connection is open after f: the database answered (with rows,
+	// or with an SQL error), so a Pool in Backoff tries again at once
+	// rather than at the end of its wait (supervisor's RetryNow).
+	p.sup.RetryNow()
+	if err != nil {
+		return p.c.t.scrub(err)
 	}
 	return nil
 }
