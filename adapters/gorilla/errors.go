@@ -38,4 +38,3 @@ func (e *HandshakeError) Error() string {
 	}
 	return s
 }
-

@@ -43,4 +43,3 @@ func (e *ResponseError) Error() string {
 	}
 	return status
 }
-

@@ -31,4 +31,3 @@ func (e *HandshakeError) Error() string {
 	}
 	return s
 }
-
