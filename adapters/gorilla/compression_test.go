@@ -108,7 +108,6 @@ func TestEnableCompression(t *testing.T) {
 					got = msg
 					break
 				}
-				onWire := written.Load()
 				assert.Equal(t, websocket.TextMessage, got.Type)
 				assert.Equal(t, big, got.Data, "the message arrived whole")
 				conn, err := c.Conn(ctx)
@@ -120,6 +119,10 @@ func TestEnableCompression(t *testing.T) {
 				case <-ctx.Done():
 					t.Fatal("the server got no message")
 				}
+				// Read only now: the client can read a frame before the
+				// server's Write that sent it has returned and been counted;
+				// once the server read the echo, its write is long done.
+				onWire := written.Load()
 
 				// (gorilla's Upgrader writes its answer past w.Header: only
 				// coder's shows there.)

@@ -116,7 +116,6 @@ func TestCompressionMode(t *testing.T) {
 				got = msg
 				break
 			}
-			onWire := written.Load()
 			assert.Equal(t, websocket.MessageText, got.Type)
 			assert.Equal(t, big, got.Data, "the message arrived whole")
 			conn, err := c.Conn(ctx)
@@ -128,6 +127,10 @@ func TestCompressionMode(t *testing.T) {
 			case <-ctx.Done():
 				t.Fatal("the server got no message")
 			}
+			// Read only now: the client can read a frame before the
+			// server's Write that sent it has returned and been counted;
+			// once the server read the echo, its write is long done.
+			onWire := written.Load()
 
 			ext, resp := <-offered, <-answered
 			t.Logf("offered %q, answered %q; the server wrote %d bytes for a %d-byte message", ext, resp, onWire, len(big))
