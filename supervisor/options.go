@@ -60,7 +60,8 @@ type Settings struct {
 	// FailoverSpread applies to a Connector with several Endpoints: after
 	// a failed attempt or a lost connection, the next endpoint is tried
 	// after rand[0, FailoverSpread), so a fleet that lost one replica does
-	// not land on the next in one instant; 0 means Backoff.Base/4.
+	// not land on the next in one instant; 0 means Backoff.Base/2, which
+	// examples/herd -replicas chose (BENCHMARKS.md has the figures).
 	FailoverSpread time.Duration
 }
 

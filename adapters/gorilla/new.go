@@ -27,7 +27,7 @@ import (
 // CloseHint 5s, WriteOnly false (the program reads, see Messages),
 // BeforeConnect none, Replicas none; the supervisor's own (Backoff
 // Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 10s, FailoverSpread Base/4, MaxAttempts 0,
+// ConnectTimeout 10s, FailoverSpread Base/2, MaxAttempts 0,
 // MaxHint 5 minutes, no Budget, no Classify but this package's, no Logger,
 // no OnConnect), and Name the redacted url. Proxies come from the
 // environment (HTTPS_PROXY, NO_PROXY), as with net/http. New copies o.

@@ -35,7 +35,7 @@ type Client struct {
 // supervisor's own (Backoff Decorrelated with Base 1s and Cap 1 minute,
 // StableAfter 30s, ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes,
 // no Budget, no Classify but this package's, no Logger, FailoverSpread
-// Base/4), and Name the redacted url. New copies o.
+// Base/2), and Name the redacted url. New copies o.
 //
 // A bad url or option is one error, wrapping supervisor.ErrInvalidOptions,
 // that names it: `sse: IdleTimeout -1s: negative`, `sse: url: empty`,

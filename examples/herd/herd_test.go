@@ -135,3 +135,65 @@ func TestJSON(t *testing.T) {
 	assert.Positive(t, got.Rows[6].LastBack)
 	assert.Equal(t, measure(s, rs[6]).peakAfterUp, float64(got.Rows[6].PeakUp))
 }
+
+func replicaTestScenario() replicaScenario {
+	return replicaScenario{N: 3000, Replicas: 3, Rate: 1000, Base: time.Second, Cap: time.Minute, Seed: 1,
+		Window: 100 * time.Millisecond, Horizon: time.Hour}
+}
+
+// A survivor never accepts more than its capacity in one window, and every
+// displaced client gets back: the model's own rules.
+func TestReplicasEveryDisplacedClientIsBack(t *testing.T) {
+	s := replicaTestScenario()
+	rs, err := simulateReplicas(s)
+	require.NoError(t, err)
+	require.Len(t, rs, len(replicaRows(s.Base)))
+	for _, r := range rs {
+		assert.Zero(t, r.Left, r.Name)
+		assert.Greater(t, r.Last, time.Duration(0), r.Name)
+		assert.Equal(t, s.displaced(), r.Attempts-r.Failed, "%s: one accepted attempt per displaced client", r.Name)
+		assert.LessOrEqual(t, r.MaxAccepts, s.Rate/10, "%s: a survivor accepted more than its capacity per window", r.Name)
+	}
+}
+
+// The spread is what keeps the survivors' peak down: no spread lands the
+// whole displaced fleet on the next replica in one window; the wider the
+// spread, the lower the peak.
+func TestReplicasSpreadLowersThePeak(t *testing.T) {
+	s := replicaTestScenario()
+	rs, err := simulateReplicas(s)
+	require.NoError(t, err)
+	by := map[string]replicaResult{}
+	for _, r := range rs {
+		by[r.Name] = r
+	}
+	none := by["failover, no spread"]
+	assert.GreaterOrEqual(t, none.peak(1), s.displaced()*9/10, "no spread: nearly all on replica 1 at once")
+	prev := none.peak(1)
+	for _, name := range []string{"failover, spread Base/8", "failover, spread Base/4", "failover, spread Base/2 (default)", "failover, spread Base"} {
+		r, ok := by[name]
+		require.True(t, ok, name)
+		assert.Less(t, r.peak(1), prev, name)
+		prev = r.peak(1)
+	}
+}
+
+// Without failover every pass starts with the dead replica: with dials to
+// it that time out, each pass costs the timeout, and the last client is
+// back later than with failover, which tries the survivors first.
+func TestReplicasWalkPaysTheDeadReplicasTimeout(t *testing.T) {
+	s := replicaTestScenario()
+	s.DeadTimeout = 10 * time.Second
+	rs, err := simulateReplicas(s)
+	require.NoError(t, err)
+	walk, def := rs[0], replicaResult{}
+	for _, r := range rs {
+		if r.Name == "failover, spread Base/2 (default)" {
+			def = r
+		}
+	}
+	require.Equal(t, "no failover (list from the top)", walk.Name)
+	assert.Greater(t, walk.Last, 10*time.Second, "the first pass waited for the dead replica")
+	assert.Less(t, def.Last, walk.Last, "failover went to a survivor first")
+	assert.Equal(t, walk.Attempts-walk.Failed, def.Attempts-def.Failed)
+}

@@ -4,7 +4,12 @@
 // the supervisor's real delay rules (internal/policy) for each strategy, prints one table row per
 // strategy and writes an SVG plot of attempts per 100 ms window.
 //
+// With -replicas R it runs the replica scenario instead: N clients over R
+// replicas, one of which dies, found again by the supervisor's failover
+// (internal/policy with R endpoints) or by a loop over the host list.
+//
 //	go run ./examples/herd -svg herd.svg
+//	go run ./examples/herd -replicas 3
 package main
 
 import (
@@ -25,12 +30,36 @@ func main() {
 	flag.Uint64Var(&s.Seed, "seed", 1, "seed (non-zero)")
 	flag.IntVar(&s.Service, "service", 0, "handshakes a second the server can process at most (0: no limit)")
 	flag.Float64Var(&s.AgeBound, "age-bound", 0, "redial rows: a wait at most this fraction of the outage so far (0: the policy's default, negative: no bound)")
+	replicas := flag.Int("replicas", 0, "the replica scenario: N clients over this many replicas of -rate each, one of which dies (0: the single-server scenario)")
+	deadTimeout := flag.Duration("dead-timeout", 0, "the replica scenario: how long a dial to the dead replica takes to fail (0: refused at once)")
 	svg := flag.String("svg", "", "write the plot to this SVG file")
 	asJSON := flag.Bool("json", false, "print the rows as JSON instead of the table")
 	flag.Parse()
 	if err := s.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "herd:", err)
 		os.Exit(2)
+	}
+	if *replicas != 0 {
+		rs := replicaScenario{N: s.N, Replicas: *replicas, Rate: s.Rate, Base: s.Base, Cap: s.Cap, Seed: s.Seed, Window: s.Window, Horizon: s.Horizon, DeadTimeout: *deadTimeout}
+		if err := rs.validate(); err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(2)
+		}
+		results, err := simulateReplicas(rs)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(1)
+		}
+		if *asJSON {
+			err = writeReplicasJSON(os.Stdout, rs, results)
+		} else {
+			reportReplicas(os.Stdout, rs, results)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	results, err := simulateAll(s)
 	if err != nil {

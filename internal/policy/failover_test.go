@@ -124,3 +124,18 @@ func TestOneEndpointIsTheClassicPolicy(t *testing.T) {
 		assert.Equal(t, want, d.Wait, "every attempt is a round")
 	}
 }
+
+// FailoverSpread 0 means Base/2, the default examples/herd -replicas chose
+// (BENCHMARKS.md, "Choosing FailoverSpread's default").
+func TestFailoverSpreadDefaultsToHalfTheBase(t *testing.T) {
+	var hi time.Duration
+	for seed := uint64(1); seed <= 200; seed++ {
+		p, err := policy.New(policy.Config{Backoff: backoff.Config{Base: time.Second, Seed: seed}, Endpoints: 2})
+		require.NoError(t, err)
+		_, d := p.Failed(0, errReset, t0)
+		require.Equal(t, policy.ReasonFailover, d.Reason)
+		require.Less(t, d.Wait, 500*time.Millisecond, "within rand[0, Base/2)")
+		hi = max(hi, d.Wait)
+	}
+	assert.Greater(t, hi, 450*time.Millisecond, "over the whole of [0, Base/2)")
+}

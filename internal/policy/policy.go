@@ -30,7 +30,7 @@ type Config struct {
 	Budget      *backoff.Budget
 	// Endpoints is the number of endpoints (replicas) of the service; 0
 	// means 1. FailoverSpread is the most a failover to the next endpoint
-	// waits, drawn from [0, FailoverSpread); 0 means Base/4.
+	// waits, drawn from [0, FailoverSpread); 0 means Base/2.
 	Endpoints      int
 	FailoverSpread time.Duration
 	// AgeBound applies to the Decorrelated strategy: every backoff wait of
@@ -155,7 +155,7 @@ func New(c Config) (*Policy, error) {
 	seedPCG(&p.first, c.Backoff.Seed, firstSeed)
 	spread := c.FailoverSpread
 	if spread <= 0 {
-		spread = p.base / 4
+		spread = p.base / 2
 	}
 	if p.n > 1 {
 		if p.spread, err = jitter(spread, c.Backoff.Seed, spreadSeed); err != nil {

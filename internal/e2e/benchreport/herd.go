@@ -37,6 +37,9 @@ func herdSection(b *strings.Builder) error {
 	if err := millionSection(b); err != nil {
 		return err
 	}
+	if err := replicasSection(b); err != nil {
+		return err
+	}
 	return replaceBetween(filepath.Join(rootDir, "README.md"), "<!-- herd:begin", "<!-- herd:end -->", "```\n"+table+"```\n")
 }
 

@@ -30,7 +30,7 @@ const silentPathBound = 15 * time.Second
 // through the proxy stalls (nothing forwarded, nothing closed: a dead
 // NAT entry, a host that vanished). Each must find it within 15s, as on
 // one host, and be Connected on the second host within FailoverSpread
-// (Base/4) and one connect after that: the Pool from its failing queries
+// (Base/2) and one connect after that: the Pool from its failing queries
 // (within a query's timeout), the Listener from its heartbeat
 // (PingInterval 10s + PingTimeout 3s), whose dead connection is closed
 // before the next attempt (pgconn's cleanup of it cut at 1s). The Pool's
@@ -45,7 +45,7 @@ func TestFailoverFromASilentHost(t *testing.T) {
 			proxyPort, shared.Port(), pgtest.User, shared.Password(), app)
 	}
 	settings := supervisor.Settings{Backoff: healBackoff}
-	spread := healBackoff.Base / 4 // the default FailoverSpread
+	spread := healBackoff.Base / 2 // the default FailoverSpread
 	const oneConnect = time.Second
 	const cleanupGrace = time.Second // see adapters/postgres.cleanupGrace
 
