@@ -20,9 +20,9 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 	if !s.started.CompareAndSwap(false, true) {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
-	s.runErr = s.run(ctx)
+	err := s.run(ctx) // failErr, or nil
 	close(s.done)
-	return s.runErr
+	return err
 }
 
 // run is Run's loop. The frames of run, waitInvalid and the select it
@@ -39,10 +39,10 @@ func (s *Supervisor[C]) run(ctx context.Context) error {
 		if conn != zero {
 			up := time.Now()
 			var reason error
-			if s.watcher == nil {
-				reason = s.waitInvalid(ctx)
+			if w, ok := s.connector.(Watcher[C]); ok {
+				reason = s.watch(ctx, w, conn)
 			} else {
-				reason = s.watch(ctx, conn)
+				reason = s.waitInvalid(ctx)
 			}
 			next, fail = s.served(ctx, conn, reason, up)
 		}
@@ -64,7 +64,7 @@ func (s *Supervisor[C]) begin(ctx context.Context) {
 	_ = ctx.Done()
 	s.mu.Lock()
 	if s.history == nil {
-		s.history = make([]health.Transition, 0, 2)
+		s.history = make([]entry, 0, 2)
 	}
 	s.mu.Unlock()
 }
@@ -138,7 +138,7 @@ func (s *Supervisor[C]) served(ctx context.Context, conn C, reason error, up tim
 // connect makes the attempt on the current endpoint.
 func (s *Supervisor[C]) connect(actx context.Context) (C, error) {
 	if s.multi != nil {
-		return s.multi.ConnectTo(actx, s.endpoint)
+		return s.multi.e.ConnectTo(actx, s.endpoint)
 	}
 	return s.connector.Connect(actx)
 }
@@ -159,7 +159,7 @@ func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
 
 // watch serves a connection with a Watcher: it runs Watch with a ctx that
 // Invalidate ends, and returns why the connection broke.
-func (s *Supervisor[C]) watch(ctx context.Context, conn C) error {
+func (s *Supervisor[C]) watch(ctx context.Context, w Watcher[C], conn C) error {
 	select {
 	case err := <-s.invalid: // invalidated between the attempt and now
 		return err
@@ -174,7 +174,7 @@ func (s *Supervisor[C]) watch(ctx context.Context, conn C) error {
 	if reason != nil {
 		cancel(&InvalidatedError{reason}) // invalidated a moment ago: Watch returns at once
 	}
-	err := s.watcher.Watch(watchCtx, conn)
+	err := w.Watch(watchCtx, conn)
 	select {
 	case cause := <-s.invalid:
 		return cause

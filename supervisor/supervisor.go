@@ -38,18 +38,18 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 // concurrent use from any goroutine, never blocks on Run (Conn waits only
 // for its ctx or a state change), and never runs user code.
 type Supervisor[C comparable] struct {
+	// The Connector's optional interfaces (Watcher, BrokenChecker,
+	// Endpoints) are asserted where they are used, not kept: an idle
+	// supervisor's every field is memory (BENCHMARKS.md, "An idle
+	// supervisor").
 	connector Connector[C]
-	watcher   Watcher[C]    // nil when connector is not one
-	broken    BrokenChecker // nil when connector is not one
-	multi     Endpoints[C]  // nil when connector is not one
-	endpoints []string      // their names, with several endpoints
+	multi     *replicas[C] // nil unless connector has Endpoints
 	opts      Settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
 	holdWait  bool          // under mu: the Backoff wait is a hint's or the Budget's, which RetryNow does not cut
-	done      chan struct{} // closed when Run has returned
-	runErr    error         // what Run returned; written before done is closed
+	done      chan struct{} // closed when Run has returned; then failErr is Run's result
 
 	// Run's goroutine owns these.
 	policy   *policy.Policy
@@ -71,7 +71,7 @@ type Supervisor[C comparable] struct {
 	over        bool // the final Status (Stopped or Failed) was published: subscriptions are closed
 	// history is the last transitions: it grows to health.HistoryLen, then
 	// is a ring, so an idle supervisor pays for the few it had.
-	history  []health.Transition
+	history  []entry
 	recorded int // transitions recorded so far
 }
 
@@ -89,15 +89,14 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	multi, _ := c.(Endpoints[C])
-	var endpoints []string
-	if multi != nil {
-		endpoints = slices.Clone(multi.Endpoints())
-		if len(endpoints) == 0 {
+	var multi *replicas[C]
+	if e, ok := c.(Endpoints[C]); ok {
+		multi = &replicas[C]{e: e, names: slices.Clone(e.Endpoints())}
+		if len(multi.names) == 0 {
 			return nil, opterr.New("supervisor", "Connector", nil, "Endpoints() returned none")
 		}
 	}
-	p, err := policy.New(so.policyConfig(max(len(endpoints), 1)))
+	p, err := policy.New(so.policyConfig(multi.len()))
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
@@ -112,11 +111,23 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		invalid:    make(chan error, 1),
 		done:       make(chan struct{}),
 		multi:      multi,
-		endpoints:  endpoints,
 	}
-	s.watcher, _ = c.(Watcher[C])
-	s.broken, _ = c.(BrokenChecker)
 	return s, nil
+}
+
+// replicas is a Connector's Endpoints and their names, fixed at
+// construction.
+type replicas[C comparable] struct {
+	e     Endpoints[C]
+	names []string
+}
+
+// len returns how many endpoints there are: 1 without Endpoints.
+func (r *replicas[C]) len() int {
+	if r == nil {
+		return 1
+	}
+	return len(r.names)
 }
 
 // Status returns a snapshot of the connection's health.
@@ -141,10 +152,13 @@ func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
 		// An invalidated connection is not handed out again, even before
 		// Run's goroutine has dropped it: a read loop would spin on it.
 		conn, ready, st, lastErr, failErr := s.live, s.ready && s.invalidErr == nil, s.status.State, s.status.Err, s.failErr
-		if s.changed == nil {
-			s.changed = make(chan struct{})
+		var changed chan struct{}
+		if !ready && st != health.Failed && st != health.Stopped { // it waits: made only then, not kept by a Conn that returns at once
+			if s.changed == nil {
+				s.changed = make(chan struct{})
+			}
+			changed = s.changed
 		}
-		changed := s.changed
 		s.mu.Unlock()
 		switch {
 		case ready:
@@ -234,7 +248,9 @@ func (s *Supervisor[C]) Done() <-chan struct{} { return s.done }
 func (s *Supervisor[C]) Err() error {
 	select {
 	case <-s.done:
-		return s.runErr
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.failErr // nil when it stopped
 	default:
 		return nil
 	}

@@ -19,7 +19,7 @@ func (s *Supervisor[C]) Do(ctx context.Context, f func(ctx context.Context, conn
 		return err
 	}
 	if err := f(ctx, conn); err != nil {
-		if s.broken == nil || s.broken.Broken(err) {
+		if b, ok := s.connector.(BrokenChecker); !ok || b.Broken(err) {
 			s.Invalidate(conn, err)
 		}
 		return err
