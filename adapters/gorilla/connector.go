@@ -68,9 +68,10 @@ var live sync.Map // *websocket.Conn -> *connState
 type connState struct {
 	endpoint int           // its endpoint: the index in the connector's targets
 	secrets  redact.Target // the redactor of the attempt that made it
-	within   time.Duration // PingInterval + PingTimeout: the read deadline after each pong or message
+	within   time.Duration // PingInterval + PingTimeout: the read deadline after a pong or message (see heardFrom)
 
 	heard  atomic.Int64  // UnixNano of the last pong or message read
+	ask    atomic.Bool   // a ping was written: the next message read is to be recorded (see heardFrom)
 	pong   chan struct{} // a pong came (buffered, one): wakes the heartbeat
 	closed atomic.Pointer[websocket.CloseError]
 
@@ -245,15 +246,30 @@ func (st *connState) endRead() { st.endOnce.Do(func() { close(st.readEnded) }) }
 // reader's goroutine, inside its read.
 func (st *connState) onPong(conn *websocket.Conn) func(string) error {
 	return func(string) error {
-		now := time.Now()
-		st.heard.Store(now.UnixNano())
+		st.heardFrom(conn, time.Now())
 		select {
 		case st.pong <- struct{}{}:
 		default:
 		}
-		_ = conn.SetReadDeadline(now.Add(st.within))
 		return nil
 	}
+}
+
+// heardFrom records that the peer was heard at now (a pong, a message
+// read after a ping, the handshake) and moves the read deadline to within
+// from then. It runs on the reader's goroutine (a pong handler runs inside
+// the read).
+//
+// A message is recorded only when the heartbeat asks (st.ask, set as it
+// writes a ping): a clock reading and a deadline moved per message cost
+// more than the rest of reading a small one (BENCHMARKS.md, "The message
+// and call paths"), and what the heartbeat needs to know is whether
+// anything came after its ping. The deadline then stays at least within
+// after the first message or pong that followed each ping, which a stream
+// that flows, or a peer that answers pings, keeps ahead of.
+func (st *connState) heardFrom(conn *websocket.Conn, now time.Time) {
+	st.heard.Store(now.UnixNano())
+	_ = conn.SetReadDeadline(now.Add(st.within))
 }
 
 // onClose wraps the connection's close handler: it records the server's

@@ -41,12 +41,10 @@ func (c *connector) connectTo(ctx context.Context, i int) (*websocket.Conn, erro
 	st.within = c.o.PingInterval + c.o.PingTimeout
 	st.pong = make(chan struct{}, 1)
 	st.readEnded = make(chan struct{})
-	now := time.Now()
-	st.heard.Store(now.UnixNano())
 	conn.SetReadLimit(c.o.ReadLimit)
 	conn.SetPongHandler(st.onPong(conn))
 	conn.SetCloseHandler(st.onClose(conn.CloseHandler()))
-	_ = conn.SetReadDeadline(now.Add(st.within))
+	st.heardFrom(conn, time.Now())
 	live.Store(conn, st)
 	if c.o.WriteOnly {
 		st.readers.Store(1)

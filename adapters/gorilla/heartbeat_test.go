@@ -1,6 +1,7 @@
 package gorilla_test
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -119,10 +120,22 @@ func TestPongExtendsTheReadDeadline(t *testing.T) {
 	})
 }
 
-// Every message read through Messages moves the read deadline and counts
-// as the peer's answer: a server that never answers a ping but streams
-// messages keeps its connection.
+// Messages read through Messages move the read deadline and count as the
+// peer's answer: a server that never answers a ping but streams messages
+// keeps its connection, with a PingTimeout longer than PingInterval and
+// with one shorter (as the defaults, 10s and 5s, are).
 func TestMessagesExtendTheReadDeadline(t *testing.T) {
+	for _, timing := range []struct{ interval, timeout time.Duration }{
+		{20 * time.Millisecond, 150 * time.Millisecond},
+		{100 * time.Millisecond, 40 * time.Millisecond},
+	} {
+		t.Run(fmt.Sprintf("%v+%v", timing.interval, timing.timeout), func(t *testing.T) {
+			messagesExtendTheReadDeadline(t, timing.interval, timing.timeout)
+		})
+	}
+}
+
+func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration) {
 	eachImpl(t, func(t *testing.T, im impl) {
 		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
 			p := s.accept(w, r, acceptOpts{noPong: true})
@@ -140,10 +153,10 @@ func TestMessagesExtendTheReadDeadline(t *testing.T) {
 			}
 		})
 		o := testOptions()
-		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 150*time.Millisecond
+		o.PingInterval, o.PingTimeout = interval, timeout
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		quiet := time.NewTimer(4 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
+		quiet := time.NewTimer(8 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
 		defer quiet.Stop()
 		select {
 		case err := <-c.readErrs:

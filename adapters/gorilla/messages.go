@@ -102,9 +102,10 @@ func readAll(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn], con
 			}
 			return yield(Message{}, fmt.Errorf("gorilla: read: %w", err))
 		}
-		now := time.Now()
-		st.heard.Store(now.UnixNano())
-		_ = conn.SetReadDeadline(now.Add(st.within))
+		if st.ask.Load() { // the heartbeat pinged: tell it the peer is alive
+			st.ask.Store(false)
+			st.heardFrom(conn, time.Now())
+		}
 		if !yield(Message{Type: typ, Data: data}, nil) {
 			return false
 		}

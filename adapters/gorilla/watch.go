@@ -77,6 +77,7 @@ func (c *connector) ping(ctx context.Context, conn *websocket.Conn, st *connStat
 	}
 	sent := time.Now()
 	deadline := sent.Add(c.o.PingTimeout)
+	st.ask.Store(true) // the next message read records the time (heardFrom)
 	if err := conn.WriteControl(websocket.PingMessage, nil, deadline); err != nil {
 		if ce := st.closed.Load(); ce != nil {
 			return fmt.Errorf("heartbeat: the server closed the connection: %w", ce)
@@ -98,6 +99,10 @@ func (c *connector) ping(ctx context.Context, conn *websocket.Conn, st *connStat
 	case <-wait.C:
 	}
 	if st.heard.Load() >= sent.UnixNano() {
+		// Messages, but no pong: the peer is alive. Ask again, so that the
+		// read deadline moves past the next ping's timeout with the next
+		// message (heardFrom).
+		st.ask.Store(true)
 		return nil
 	}
 	return fmt.Errorf("%w: no pong within %v (the peer is silent, or nothing reads the connection)", ErrHeartbeat, c.o.PingTimeout)
