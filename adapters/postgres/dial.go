@@ -124,6 +124,13 @@ func (d *dialer) open(ctx context.Context, dial pgconn.DialFunc, bound time.Dura
 	if cancel && bound > 0 {
 		c.limit(time.Now().Add(bound)) // the whole exchange: the request and the server's close
 	}
+	if cancel && s != nil && s.condemned() {
+		// Condemned while it dialed: condemn, which looks only at the
+		// connections tracked, did not see this one. (It is tracked
+		// before this check, and condemn bumps gen before it looks, so
+		// one of the two limits it.)
+		c.limit(time.Now().Add(cleanupGrace))
+	}
 	return c, nil
 }
 
