@@ -2,8 +2,12 @@ package supervisor
 
 import "context"
 
-// Connector makes connections of type C. Its methods are called from the
-// supervisor's goroutine only, one at a time, and never with a lock held.
+// Connector makes connections of type C. Its methods are called one at a
+// time, in order, and never with a lock held: Watch and the Close of a
+// connection that was served on the supervisor's goroutine, Connect (or
+// ConnectTo), OnConnect and the Close of a failed attempt on a goroutine
+// of that attempt's while the supervisor's waits (so that a deep dial's
+// stack is not kept by an idle supervisor).
 //
 // C must be comparable for real: an interface type whose dynamic values are
 // not comparable (a struct holding a slice, say) panics when the supervisor

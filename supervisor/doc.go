@@ -10,9 +10,10 @@
 //	             \-> Failed (Permanent error, or MaxAttempts reached)
 //
 // The first attempt is immediate. The delays follow the backoff package:
-// decorrelated jitter by default, where every wait of an outage but its
-// first is also at most half the outage so far (Base at least), so that
-// every client is back within 1.5 times an outage shorter than Cap;
+// decorrelated jitter by default, where every backoff draw of an outage
+// but its first is also at most half the outage so far (Base at least),
+// so that every client is back within 1.5 times an outage shorter than
+// Cap;
 // rand[0, Base) before the first retry after a stable connection was lost;
 // a reset only after a connection lived StableAfter; server hints lengthen
 // waits. Status,

@@ -31,7 +31,7 @@ type Settings struct {
 	// default it to their target, redacted.
 	Name string
 	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute
-	// (with Decorrelated, a wait is at most half the outage so far, but the
+	// (with Decorrelated, a draw is at most half the outage so far, but the
 	// outage's first; see the package doc).
 	Backoff backoff.Config
 	// StableAfter is how long a connection must have lived for its loss to

@@ -40,7 +40,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Since = now
 	}
 	st.State = t.state
-	s.holdWait = t.delay != nil && !cuttable(t.delay) // RetryNow reads it
+	s.retryable.Store(t.state == health.Backoff && t.delay != nil && cuttable(t.delay)) // RetryNow reads it
 	if t.state == health.Connecting && s.multi != nil {
 		st.Endpoint = s.multi.names[s.endpoint]
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/policy"
 )
 
@@ -18,14 +17,17 @@ var errRetryNow = errors.New("retry now")
 // once. It is for a program that learned the other side is back by another
 // path (a query that worked through a pool, a notification from a
 // deployment system), as gRPC's ResetConnectBackoff is. It does nothing in
-// any other state, nor when the wait is one a server's hint set
-// (Retry-After, an overload close code) or a Budget's refusal: those the
-// supervisor honours.
+// any other state, nor when a server's hint (Retry-After, an overload
+// close code) set the wait or still rests the endpoint it goes to, nor
+// after a Budget's refusal: those the supervisor honours.
 // The backoff's progression is not reset (StableAfter still decides that).
 // It never blocks and is safe for concurrent use.
 func (s *Supervisor[C]) RetryNow() {
+	if !s.retryable.Load() { // Pool.Do calls it after every query: no lock unless it may act
+		return
+	}
 	s.mu.Lock()
-	if s.status.State == health.Backoff && !s.holdWait {
+	if s.retryable.Load() { // set under mu: still in that Backoff
 		select {
 		case s.invalid <- errRetryNow:
 		default: // one token is enough
@@ -34,7 +36,10 @@ func (s *Supervisor[C]) RetryNow() {
 	s.mu.Unlock()
 }
 
-// cuttable reports whether RetryNow may cut the wait d short.
+// cuttable reports whether RetryNow may cut the wait d short: not a wait
+// that a server's hint set, nor a Budget's refusal. (One the backoff set
+// while a shorter hint rests the endpoint is cut once the rest is over:
+// sleepUntil.)
 func cuttable(d *policy.Delay) bool {
 	return d.Reason != policy.ReasonHint && d.Reason != policy.ReasonBudget
 }
@@ -53,8 +58,9 @@ func (s *Supervisor[C]) drainRetry() {
 	s.mu.Unlock()
 }
 
-// sleepUntil waits until t, a RetryNow, or ctx's end; it reports whether
-// the next attempt is due (t came, or RetryNow).
+// sleepUntil waits until t, or a RetryNow once the endpoint's rest
+// (s.restUntil) is over, or ctx's end; it reports whether the next attempt
+// is due.
 func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 	d := time.Until(t)
 	if d <= 0 {
@@ -66,6 +72,14 @@ func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-timer.C:
 		return true
 	case <-s.invalid: // RetryNow: no connection is live while it waits
+		if rest := time.Until(time.Unix(0, s.restUntil)); rest > 0 {
+			timer.Reset(rest) // sooner than t: the hint's end, not the backoff's
+			select {
+			case <-timer.C:
+			case <-ctx.Done():
+				return false
+			}
+		}
 		return true
 	case <-ctx.Done():
 		return false

@@ -109,3 +109,25 @@ func TestRetryNowHonoursTheBudget(t *testing.T) {
 		assert.NoError(t, r.stop())
 	})
 }
+
+// A wait the backoff set, while a server's shorter hint rests the
+// endpoint: RetryNow cuts it, but not before the hint has passed.
+func TestRetryNowWaitsForTheEndpointsRest(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{results: []error{backoff.RetryAfter(errRefused, 30*time.Second)}}
+		r := start(t, f, exponential(time.Minute, time.Hour)) // the backoff's minute is longer than the hint
+		synctest.Wait()
+		st := r.Status()
+		require.Equal(t, health.Backoff, st.State)
+		require.GreaterOrEqual(t, time.Until(st.NextAttempt), time.Minute, "the backoff set the wait")
+		r.RetryNow()
+		time.Sleep(10 * time.Second)
+		starts, _, _, _ := f.snapshot()
+		assert.Len(t, starts, 1, "RetryNow cut a wait while the hint still rested the endpoint")
+		r.untilConnected(t)
+		starts, _, _, _ = f.snapshot()
+		require.Len(t, starts, 2)
+		assert.Equal(t, 30*time.Second, starts[1].Sub(starts[0]), "the attempt came when the hint ended, not after the backoff's minute")
+		assert.NoError(t, r.stop())
+	})
+}

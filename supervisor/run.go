@@ -76,11 +76,11 @@ func (s *Supervisor[C]) begin(ctx context.Context) {
 // supervisor gives up. After ctx ended it returns neither.
 func (s *Supervisor[C]) attempt(ctx context.Context, h *hand[C]) (conn C, next time.Time, fail error) {
 	var zero C
+	defer h.done() // also when a Logger panics: the hand's goroutine ends
 	s.set(&transition{state: health.Connecting})
 	s.drainRetry()
 	s.logEvent(evConnecting, nil, 0)
 	err := s.connectAndSubscribe(h)
-	h.done()
 	switch {
 	case ctx.Err() != nil:
 		if err == nil {
@@ -232,6 +232,7 @@ func (s *Supervisor[C]) attemptFailed(err error) (time.Time, error) {
 	var d policy.Delay
 	s.endpoint, d = s.policy.Failed(s.endpoint, err, now)
 	next := now.Add(d.Wait)
+	s.restUntil = now.Add(d.Rest).UnixNano()
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: next, failed: true, delay: &d})
 	s.logEvent(evAttemptFailed, &d, 0)
 	return next, nil
@@ -269,6 +270,7 @@ func (s *Supervisor[C]) lost(conn C, reason error, uptime time.Duration) (time.T
 	var d policy.Delay
 	s.endpoint, d = s.policy.Lost(s.endpoint, uptime, reason, now)
 	next := now.Add(d.Wait)
+	s.restUntil = now.Add(d.Rest).UnixNano()
 	s.set(&transition{at: now, state: health.Backoff, err: reason, next: next, lost: true, delay: &d})
 	s.logEvent(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	s.close(conn)

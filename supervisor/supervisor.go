@@ -48,14 +48,15 @@ type Supervisor[C comparable] struct {
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
-	holdWait  bool          // under mu: the Backoff wait is a hint's or the Budget's, which RetryNow does not cut
+	retryable atomic.Bool   // set under mu: in a Backoff wait that RetryNow may cut (see cuttable)
 	done      chan struct{} // closed when Run has returned; then failErr is Run's result
 
 	// Run's goroutine owns these.
-	policy   *policy.Policy
-	logs     logState
-	failures int // consecutive failed attempts
-	endpoint int // the endpoint of the next or current attempt
+	policy    *policy.Policy
+	logs      logState
+	failures  int   // consecutive failed attempts
+	endpoint  int   // the endpoint of the next or current attempt
+	restUntil int64 // UnixNano until when that endpoint rests (a hint): RetryNow waits for it
 
 	mu          sync.Mutex
 	status      health.Status

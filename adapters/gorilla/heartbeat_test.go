@@ -1,6 +1,7 @@
 package gorilla_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -107,6 +108,41 @@ func TestPongExtendsTheReadDeadline(t *testing.T) {
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 		quiet := time.NewTimer(4 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
+		defer quiet.Stop()
+		select {
+		case err := <-c.readErrs:
+			t.Fatalf("the read failed: %v", err)
+		case <-quiet.C:
+		}
+		st := c.Status()
+		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
+		assert.Equal(t, uint64(1), st.Connects)
+		require.NoError(t, c.stop())
+	})
+}
+
+// An OnConnect that takes longer than PingInterval + PingTimeout (a
+// subscription that waits for its answer) leaves the handshake's read
+// deadline behind: the loop's first read counts it from when it began, so
+// a quiet, healthy peer keeps its connection.
+func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		srv := startServer(t, im, nil)
+		o := testOptions()
+		o.PingInterval, o.PingTimeout = 40*time.Millisecond, 20*time.Millisecond
+		o.Supervisor.OnConnect = func(ctx context.Context, _ *websocket.Conn) error {
+			slow := time.NewTimer(150 * time.Millisecond) // 2.5 times the read deadline
+			defer slow.Stop()
+			select {
+			case <-slow.C:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		c := run(t, srv.url("/feed"), o, true)
+		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+		quiet := time.NewTimer(8 * (o.PingInterval + o.PingTimeout))
 		defer quiet.Stop()
 		select {
 		case err := <-c.readErrs:

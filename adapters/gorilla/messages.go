@@ -30,9 +30,10 @@ type Message struct {
 // Then the next connection's messages follow, after OnConnect has re-sent
 // the subscriptions.
 //
-// Every message read, and every pong, moves the connection's read
-// deadline to PingInterval + PingTimeout from then: a peer that goes
-// silent fails the read (ErrHeartbeat) even between two heartbeats.
+// The read deadline is PingInterval + PingTimeout from when the loop
+// began reading the connection, and every pong and the first message read
+// after each of the heartbeat's pings move it that far again: a peer that goes silent fails
+// the read (ErrHeartbeat) even between two heartbeats.
 //
 // The loop ends when s.Conn fails: ctx ended, or the supervisor stopped
 // or gave up (s.Err says which, once s.Done is closed); after Failed it
@@ -88,6 +89,10 @@ func readAll(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn], con
 		_ = conn.Close() // ends the read in progress
 	})
 	defer stop()
+	// The deadline the handshake set may have passed while OnConnect ran
+	// and nothing read: it counts from now, as the heartbeat (which began
+	// with Connected) does.
+	_ = conn.SetReadDeadline(time.Now().Add(st.within))
 	for {
 		typ, data, err := conn.ReadMessage()
 		if err != nil {

@@ -70,6 +70,11 @@ type Delay struct {
 	Wait   time.Duration
 	Reason Reason
 	Hint   time.Duration // the failure's hint after clamping to MaxHint; 0 if none
+	// Rest is how long the endpoint of the next attempt still rests (a
+	// server's hint) from the decision: a wait cut short (supervisor's
+	// RetryNow) lasts that long at least, though the backoff set its
+	// length. 0 when it does not rest.
+	Rest time.Duration
 }
 
 // Policy decides where and when a supervisor makes its next attempt. It
@@ -303,6 +308,7 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 			d.Reason = ReasonHint
 		}
 	}
+	d.Rest = max(0, p.rest[next].Sub(now))
 	return next, d
 }
 

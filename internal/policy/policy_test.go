@@ -59,9 +59,9 @@ func TestHintLengthensAndIsClamped(t *testing.T) {
 	p, err := policy.New(policy.Config{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second}, MaxHint: time.Minute})
 	require.NoError(t, err)
 	d := failed(p, backoff.RetryAfter(errReset, time.Hour))
-	assert.Equal(t, policy.Delay{Wait: time.Minute, Reason: policy.ReasonHint, Hint: time.Minute}, d)
+	assert.Equal(t, policy.Delay{Wait: time.Minute, Reason: policy.ReasonHint, Hint: time.Minute, Rest: time.Minute}, d)
 	d = failed(p, backoff.RetryAfter(errReset, time.Millisecond))
-	assert.Equal(t, policy.Delay{Wait: 2 * time.Second, Reason: policy.ReasonBackoff, Hint: time.Millisecond}, d, "a shorter hint never shortens")
+	assert.Equal(t, policy.Delay{Wait: 2 * time.Second, Reason: policy.ReasonBackoff, Hint: time.Millisecond, Rest: time.Millisecond}, d, "a shorter hint never shortens (and rests the endpoint that long)")
 }
 
 func TestBudgetRefusalWaitsCap(t *testing.T) {
