@@ -107,17 +107,7 @@ func TestPongExtendsTheReadDeadline(t *testing.T) {
 		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 150*time.Millisecond
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		quiet := time.NewTimer(4 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
-		defer quiet.Stop()
-		select {
-		case err := <-c.readErrs:
-			t.Fatalf("the read failed: %v", err)
-		case <-quiet.C:
-		}
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
-		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
 	})
 }
 
@@ -142,17 +132,7 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 		}
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		quiet := time.NewTimer(8 * (o.PingInterval + o.PingTimeout))
-		defer quiet.Stop()
-		select {
-		case err := <-c.readErrs:
-			t.Fatalf("the read failed: %v", err)
-		case <-quiet.C:
-		}
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
-		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		staysConnected(t, c, 8*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
 	})
 }
 
@@ -192,16 +172,23 @@ func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration
 		o.PingInterval, o.PingTimeout = interval, timeout
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		quiet := time.NewTimer(8 * (o.PingInterval + o.PingTimeout)) // the connect's deadline passed long ago
-		defer quiet.Stop()
-		select {
-		case err := <-c.readErrs:
-			t.Fatalf("the read failed: %v", err)
-		case <-quiet.C:
-		}
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
-		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		staysConnected(t, c, 8*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
 	})
+}
+
+// staysConnected fails unless c's reader sees no error for d and c is
+// still on its first connection then; it stops c.
+func staysConnected(t *testing.T, c *client, d time.Duration) {
+	t.Helper()
+	quiet := time.NewTimer(d)
+	defer quiet.Stop()
+	select {
+	case err := <-c.readErrs:
+		t.Fatalf("the read failed: %v", err)
+	case <-quiet.C:
+	}
+	st := c.Status()
+	assert.Equal(t, health.Connected, st.State, "%v", st.Err)
+	assert.Equal(t, uint64(1), st.Connects)
+	require.NoError(t, c.stop())
 }

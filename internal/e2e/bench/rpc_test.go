@@ -3,54 +3,24 @@ package bench
 import (
 	"context"
 	"net"
-	"sync"
 	"testing"
 
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // rpcServer serves rpc2 on loopback: the adapter's heartbeat and
 // Server.Echo, which answers its 256-byte argument.
 func rpcServer(tb testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
 	srv := rpc2.NewServer()
 	rpc.HandleHeartbeat(srv)
 	srv.Handle("Server.Echo", func(_ *rpc2.Client, s []byte, reply *[]byte) error {
 		*reply = s
 		return nil
 	})
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		conns []net.Conn
-	)
-	wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			wg.Go(func() { srv.ServeConn(c) })
-		}
-	})
-	tb.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	return ln.Addr().String()
+	return testkit.Serve(tb, func(c net.Conn) { srv.ServeConn(c) })
 }
 
 // BenchmarkRPCCalls makes one call and waits for its reply, a 256-byte
