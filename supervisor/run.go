@@ -76,11 +76,15 @@ func (s *Supervisor[C]) begin(ctx context.Context) {
 // supervisor gives up. After ctx ended it returns neither.
 func (s *Supervisor[C]) attempt(ctx context.Context, h *hand[C]) (conn C, next time.Time, fail error) {
 	var zero C
-	defer h.done() // also when a Logger panics: the hand's goroutine ends
+	// Not deferred: a defer here made Run's goroutine park at 4 KiB over
+	// a real TCP connection (BENCHMARKS.md, "An idle supervisor": 4096 B
+	// of stack against 2136-2254 B without it). A Logger that panics in
+	// set or logEvent leaves the hand's goroutine parked.
 	s.set(&transition{state: health.Connecting})
 	s.drainRetry()
 	s.logEvent(evConnecting, nil, 0)
 	err := s.connectAndSubscribe(h)
+	h.done()
 	switch {
 	case ctx.Err() != nil:
 		if err == nil {
