@@ -106,6 +106,9 @@ func wsStormTable(b *strings.Builder, bn bench, n, rate int, down string) (bool,
 			r.what, peak, hr.PeakUp, over, beyond, hr.BeyondCap, failed, hr.FailedUp, backText, hr.LastBack,
 			dPeak, verdict(okPeak), dBack, verdict(okBack))
 	}
+	if err := calibrationSpread(b, ss, n, rate, down); err != nil {
+		return false, err
+	}
 	if plain, err := herdJSON("-n", strconv.Itoa(n), "-rate", strconv.Itoa(rate), "-down", down); err == nil {
 		if nj, ok := plain.row("no jitter"); ok {
 			peak, _ := median(ss, "BenchmarkWebSocketStorm/no-jitter", "peak-hs/100ms")
@@ -146,5 +149,34 @@ func wsStormSection(b *strings.Builder) error {
 	fmt.Fprintf(b, "N = %d is the largest N this two-core machine holds as the scenario means it: at 10,000 the clients and the server share two cores, and the machine, not the clients' policies, sets the pace. ", stormN)
 	fmt.Fprintf(b, "10,000 redial supervisors take about a second of CPU to handle the loss (a third of it in redacting the errors' text with regular expressions, `internal/redact.Text` via the supervisor's Status and the adapter's classifier), so their first retries leave in a burst after it; a no-jitter wave of 9,000 handshakes is answered over half a second and more, across second boundaries, so it is admitted in fewer waves than a real server with spare cores would allow. ")
 	fmt.Fprintf(b, "The rows above show the figures at 10,000 for what they are: the machine's.\n\n")
+	return nil
+}
+
+// calibrationSpread says how far the calibration's own bursts spread, and
+// what the simulator predicts for the no-jitter peak at their two ends:
+// that peak is the machine's handshake rate over one window, so a rate
+// that varies from burst to burst moves it as much.
+func calibrationSpread(b *strings.Builder, ss []sample, n, rate int, down string) error {
+	lo, k := median(ss, "BenchmarkWebSocketStorm/calibrate", "hs/s-lo")
+	hi, _ := median(ss, "BenchmarkWebSocketStorm/calibrate", "hs/s-hi")
+	if k == 0 {
+		return nil
+	}
+	peak, _ := median(ss, "BenchmarkWebSocketStorm/no-jitter", "peak-hs/100ms")
+	var at [2]int
+	for i, svc := range []float64{lo, hi} {
+		h, err := herdJSON("-n", strconv.Itoa(n), "-rate", strconv.Itoa(rate), "-down", down, "-service", strconv.Itoa(int(svc)))
+		if err != nil {
+			return err
+		}
+		if nj, ok := h.row("no jitter"); ok {
+			at[i] = nj.PeakUp
+		}
+	}
+	inside := "inside"
+	if p := int(peak); p < min(at[0], at[1]) || p > max(at[0], at[1]) {
+		inside = "outside"
+	}
+	fmt.Fprintf(b, "\nThe no-jitter peak is this machine's handshake rate over one window, and that rate is not steady: the calibration's five bursts of this run ranged from %.0f to %.0f handshakes a second, for which the simulator predicts a no-jitter peak of %d to %d; the measured %.0f is %s that range.\n", lo, hi, at[0], at[1], peak, inside)
 	return nil
 }

@@ -78,13 +78,13 @@ func wsFigures(hs []handshake, n, rate int, down time.Duration) wsResult {
 // median of five such bursts. The herd
 // simulator takes it as the server's Service rate (examples/herd
 // -service), so that its burst is as wide as the real one.
-func wsHandshakeRate(tb testing.TB, n int) float64 {
+func wsHandshakeRate(tb testing.TB, n int) (median, lo, hi float64) {
 	var rates []float64
 	for range 5 {
 		rates = append(rates, wsBurst(tb, n))
 	}
 	slices.Sort(rates)
-	return rates[len(rates)/2]
+	return rates[len(rates)/2], rates[0], rates[len(rates)-1]
 }
 
 // wsBurst is one burst of n handshakes; it returns the busiest 100 ms
@@ -129,7 +129,10 @@ func wsBurst(tb testing.TB, n int) float64 {
 func BenchmarkWebSocketStorm(b *testing.B) {
 	b.Run("calibrate", func(b *testing.B) {
 		for range b.N {
-			b.ReportMetric(wsHandshakeRate(b, *wsN), "hs/s")
+			median, lo, hi := wsHandshakeRate(b, *wsN)
+			b.ReportMetric(median, "hs/s")
+			b.ReportMetric(lo, "hs/s-lo") // the slowest and fastest of the five bursts: the rate's own spread
+			b.ReportMetric(hi, "hs/s-hi")
 		}
 	})
 	for _, strategy := range wsStrategies {
