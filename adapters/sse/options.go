@@ -92,11 +92,10 @@ type Options struct {
 // validate checks every field but Supervisor (adapt.New checks those) and
 // fills in the defaults. Its error is the first bad field's.
 func (o *Options) validate() error {
+	if err := opterr.Duration(pkg, "IdleTimeout", o.IdleTimeout, MaxDuration); err != nil {
+		return err
+	}
 	switch {
-	case o.IdleTimeout < 0:
-		return opterr.New(pkg, "IdleTimeout", o.IdleTimeout, "negative")
-	case o.IdleTimeout > MaxDuration:
-		return opterr.New(pkg, "IdleTimeout", o.IdleTimeout, "longer than %v", MaxDuration)
 	case o.MaxEventSize < 0:
 		return opterr.New(pkg, "MaxEventSize", o.MaxEventSize, "negative")
 	case o.Buffer < 0:

@@ -113,11 +113,8 @@ func (o *Options) validate() error {
 		name string
 		d    time.Duration
 	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}, {"CloseTimeout", o.CloseTimeout}, {"CloseHint", o.CloseHint}} {
-		switch {
-		case f.d < 0:
-			return opterr.New("websocket", f.name, f.d, "negative")
-		case f.d > MaxDuration:
-			return opterr.New("websocket", f.name, f.d, "longer than %v", MaxDuration)
+		if err := opterr.Duration("websocket", f.name, f.d, MaxDuration); err != nil {
+			return err
 		}
 	}
 	if o.ReadLimit == 0 {

@@ -7,6 +7,7 @@ package opterr
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrInvalid is wrapped by every bad-option error of the module.
@@ -42,6 +43,18 @@ func (e *Error) Unwrap() []error {
 // format for args.
 func New(pkg, field string, v any, problem string, args ...any) *Error {
 	return &Error{Pkg: pkg, Field: field, Value: Format(v), Problem: fmt.Sprintf(problem, args...)}
+}
+
+// Duration checks a duration option: the error for field of pkg when d
+// is negative or longer than max, else nil.
+func Duration(pkg, field string, d, max time.Duration) error {
+	switch {
+	case d < 0:
+		return New(pkg, field, d, "negative")
+	case d > max:
+		return New(pkg, field, d, "longer than %v", max)
+	}
+	return nil
 }
 
 // Format formats an option's value the way New does.

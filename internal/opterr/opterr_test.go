@@ -32,3 +32,10 @@ func TestNest(t *testing.T) {
 	assert.ErrorIs(t, opterr.Nest(errors.New("boom"), "tcp", "TLS"), opterr.ErrInvalid)
 	assert.NoError(t, opterr.Nest(nil, "tcp", "TLS"))
 }
+
+func TestDuration(t *testing.T) {
+	assert.NoError(t, opterr.Duration("p", "F", 0, time.Hour))
+	assert.NoError(t, opterr.Duration("p", "F", time.Hour, time.Hour))
+	assert.EqualError(t, opterr.Duration("p", "F", -time.Second, time.Hour), "p: F -1s: negative")
+	assert.EqualError(t, opterr.Duration("p", "F", 2*time.Hour, time.Hour), "p: F 2h0m0s: longer than 1h0m0s")
+}
