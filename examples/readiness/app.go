@@ -16,6 +16,7 @@ import (
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	redialprom "github.com/redial-go/redial/health/prometheus"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -94,8 +95,8 @@ func (a *app) routes() error {
 	}
 	metrics := prometheus.NewRegistry()
 	metrics.MustRegister(collector)
-	a.mux.Handle("GET /readyz", a.reg.ReadyHandler())
-	a.mux.Handle("GET /livez", a.reg.LiveHandler())
+	a.mux.Handle("GET /readyz", healthhttp.ReadyHandler(&a.reg))
+	a.mux.Handle("GET /livez", healthhttp.LiveHandler(&a.reg))
 	a.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
 	a.mux.HandleFunc("POST /upstream/{name}/{action}", func(w http.ResponseWriter, r *http.Request) {
 		u := a.upstreams[r.PathValue("name")]

@@ -1,29 +1,31 @@
-package health
+package healthhttp
 
 import (
 	"encoding/json"
 	"net/http"
 	"time"
 
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/redact"
 )
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
-// /readyz): 200 when Ready, 503 otherwise, with a JSON body listing every
-// source's name, state, criticality and counts. The last error appears only
-// with ?verbose=1, redacted, as last_error beside last_failure (when it
-// happened), so a source that is connected again does not look broken. Point a readinessProbe at it: a pod whose
+// /readyz): 200 when every critical source of r is Connected, 503
+// otherwise, with a JSON body listing every source's name, state,
+// criticality and counts. With ?verbose=1 the body adds the last error,
+// redacted, as last_error beside last_failure (when it happened), so a
+// source that is connected again does not look broken. A pod whose
 // database is down stops receiving traffic but is not restarted.
-func (r *Registry) ReadyHandler() http.Handler {
-	return probe(r, ready)
+func ReadyHandler(r *health.Registry) http.Handler {
+	return probe(r, health.Entries.Ready)
 }
 
 // LiveHandler answers a liveness probe (Kubernetes livenessProbe, /livez):
-// 503 only when a critical source has Failed (given up for good), 200
-// otherwise, with the same JSON body as ReadyHandler. A source in Backoff is
-// still live: a restart would not help it.
-func (r *Registry) LiveHandler() http.Handler {
-	return probe(r, live)
+// 503 only when a critical source of r has Failed (given up for good), 200
+// otherwise, with the same JSON body as ReadyHandler. A source in Backoff
+// is still live: a restart would not help it.
+func LiveHandler(r *health.Registry) http.Handler {
+	return probe(r, health.Entries.Live)
 }
 
 // report is the JSON body of both probes.
@@ -33,21 +35,18 @@ type report struct {
 }
 
 type sourceReport struct {
-	Name        string     `json:"name"`
-	Critical    bool       `json:"critical"`
-	State       State      `json:"state"`
-	Since       time.Time  `json:"since"`
-	Attempt     int        `json:"attempt"`
-	Connects    uint64     `json:"connects"`
-	NextAttempt *time.Time `json:"next_attempt,omitempty"`
-	// With ?verbose=1 only: the last error (redacted) and when it
-	// happened, so that a source that is connected again does not look
-	// broken.
-	LastError   string     `json:"last_error,omitempty"`
-	LastFailure *time.Time `json:"last_failure,omitempty"`
+	Name        string       `json:"name"`
+	Critical    bool         `json:"critical"`
+	State       health.State `json:"state"`
+	Since       time.Time    `json:"since"`
+	Attempt     int          `json:"attempt"`
+	Connects    uint64       `json:"connects"`
+	NextAttempt *time.Time   `json:"next_attempt,omitempty"`
+	LastError   string       `json:"last_error,omitempty"` // with ?verbose=1 only
+	LastFailure *time.Time   `json:"last_failure,omitempty"`
 }
 
-func probe(r *Registry, ok func([]Entry) bool) http.Handler {
+func probe(r *health.Registry, ok func(health.Entries) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		es := r.Entries()
 		verbose := req.URL.Query().Get("verbose") == "1"
