@@ -71,19 +71,12 @@ type pageSnapshot struct {
 	Sources []pageSource `json:"sources"`
 }
 
+// pageSource is a probe's source report and what only the page shows.
 type pageSource struct {
-	Name        string           `json:"name"`
-	Critical    bool             `json:"critical"`
-	State       health.State     `json:"state"`
-	Since       time.Time        `json:"since"`
-	Attempt     int              `json:"attempt"`
-	Connects    uint64           `json:"connects"`
-	NextAttempt *time.Time       `json:"next_attempt,omitempty"`
-	Reconnects  int              `json:"reconnects_last_minute"`
-	Endpoint    string           `json:"endpoint,omitempty"`
-	LastError   string           `json:"last_error,omitempty"`
-	LastFailure *time.Time       `json:"last_failure,omitempty"`
-	History     []pageTransition `json:"history"`
+	sourceReport
+	Reconnects int              `json:"reconnects_last_minute"`
+	Endpoint   string           `json:"endpoint,omitempty"`
+	History    []pageTransition `json:"history"`
 }
 
 type pageTransition struct {
@@ -99,18 +92,8 @@ type pageTransition struct {
 func snapshot(es health.Entries, verbose bool, now time.Time) pageSnapshot {
 	snap := pageSnapshot{Now: now, Ready: es.Ready(), Live: es.Live(), Sources: make([]pageSource, len(es))}
 	for i, e := range es {
-		st := e.Status
-		ps := pageSource{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt,
-			Connects: st.Connects, Reconnects: st.ReconnectsLastMinute, Endpoint: st.Endpoint, History: []pageTransition{}}
-		if !st.NextAttempt.IsZero() && st.State == health.Backoff {
-			ps.NextAttempt = &st.NextAttempt
-		}
-		if verbose && st.Err != nil {
-			ps.LastError = redact.Text(st.Err.Error())
-			if !st.LastFailure.IsZero() {
-				ps.LastFailure = &st.LastFailure
-			}
-		}
+		ps := pageSource{sourceReport: reportOf(e, verbose), Reconnects: e.Status.ReconnectsLastMinute,
+			Endpoint: e.Status.Endpoint, History: []pageTransition{}}
 		var history []health.Transition
 		if h, ok := e.Source.(health.HistorySource); ok {
 			history = h.History()

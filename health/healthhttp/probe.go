@@ -46,24 +46,30 @@ type sourceReport struct {
 	LastFailure *time.Time   `json:"last_failure,omitempty"`
 }
 
+// reportOf is e as both probes and the page show it; verbose adds the
+// last error, redacted, and when it happened.
+func reportOf(e health.Entry, verbose bool) sourceReport {
+	st := e.Status
+	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects}
+	if !st.NextAttempt.IsZero() && st.State == health.Backoff {
+		sr.NextAttempt = &st.NextAttempt
+	}
+	if verbose && st.Err != nil {
+		sr.LastError = redact.Text(st.Err.Error())
+		if !st.LastFailure.IsZero() {
+			sr.LastFailure = &st.LastFailure
+		}
+	}
+	return sr
+}
+
 func probe(r *health.Registry, ok func(health.Entries) bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		es := r.Entries()
 		verbose := req.URL.Query().Get("verbose") == "1"
 		rep := report{Status: "ok", Sources: make([]sourceReport, len(es))}
 		for i, e := range es {
-			st := e.Status
-			sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects}
-			if !st.NextAttempt.IsZero() {
-				sr.NextAttempt = &st.NextAttempt
-			}
-			if verbose && st.Err != nil {
-				sr.LastError = redact.Text(st.Err.Error())
-				if !st.LastFailure.IsZero() {
-					sr.LastFailure = &st.LastFailure
-				}
-			}
-			rep.Sources[i] = sr
+			rep.Sources[i] = reportOf(e, verbose)
 		}
 		code := http.StatusOK
 		if !ok(es) {
