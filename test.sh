@@ -7,7 +7,8 @@
 # started: every test package starts its own servers on 127.0.0.1. It runs
 # as root, or as a user who may sudo. Then, in every Go module of the
 # repository (the library and internal/e2e; not those under testdata), it
-# runs go vet and go test -race -count=1; more arguments go to go test.
+# runs go vet and go test -race -count=1 (more arguments go to go test),
+# and fails at the end if any module failed.
 #
 #	./test.sh            # install what is missing, then test everything
 #	./test.sh -short     # the same, with go test -short
@@ -48,7 +49,13 @@ if $install_only; then
 fi
 
 go version
+failed=()
 for mod in $(git ls-files go.mod '*/go.mod' | grep -v '/testdata/' | xargs -n1 dirname | sort -u); do
 	echo "test.sh: module ${mod}"
-	(cd "$mod" && go vet ./... && go test -race -count=1 "$@" ./...)
+	(cd "$mod" && go vet ./... && go test -race -count=1 "$@" ./...) || failed+=("$mod")
 done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "test.sh: FAIL in ${failed[*]}" >&2
+	exit 1
+fi
+echo "test.sh: ok"
