@@ -71,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // follow prints the stream's events and every retry until ctx ends (nil)
 // or the server refuses for good (the Client's error).
+// w is written from several goroutines and must allow it, as os.Stdout does.
 func follow(ctx context.Context, w io.Writer, url, lastID string, maxAttempts int) error {
 	feed, err := sse.New(url, sse.Options{
 		LastEventID: lastID,

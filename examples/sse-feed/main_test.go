@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"regexp"
 	"strconv"
@@ -30,7 +29,7 @@ func TestFollowResumesAcrossDrops(t *testing.T) {
 	defer feed.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	var out bytes.Buffer // follow is the only writer
+	var out testkit.Buffer // follow writes from several goroutines
 	require.NoError(t, follow(ctx, &out, feed.URL, "", 0))
 	text := out.String()
 	ticks := tickLine.FindAllStringSubmatch(text, -1)

@@ -69,6 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 // follow prints the feed's messages and every retry until ctx ends (nil)
 // or the feed refuses for good (the supervisor's error).
+// w is written from several goroutines and must allow it, as os.Stdout does.
 func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int) error {
 	var feed *supervisor.Supervisor[*websocket.Conn]
 	feed, err := redialws.New(url, redialws.Options{

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func TestFollowResubscribesAfterARestart(t *testing.T) {
 	defer feed.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
-	var out bytes.Buffer // follow is the only writer
+	var out testkit.Buffer // follow writes from several goroutines
 	require.NoError(t, follow(ctx, &out, feed.URL, "prices", 0))
 	text := out.String()
 	assert.Contains(t, text, "connected (#1): subscribing to prices")

@@ -112,22 +112,22 @@ func (l *lister) typeName(tn *types.TypeName) {
 // embedded in it unexported, whose fields are promoted: those that a
 // selector on named reaches.
 func (l *lister) fields(head string, named *types.Named, st *types.Struct, depth int) {
-	for f := range st.Fields() {
-		reached := depth == 0
-		if !reached {
-			obj, _, _ := types.LookupFieldOrMethod(named, true, l.pkg, f.Name())
-			reached = obj == f
+	reached := func(f *types.Var) bool { // not shadowed, not ambiguous
+		if depth == 0 {
+			return true
 		}
+		obj, _, _ := types.LookupFieldOrMethod(named, true, l.pkg, f.Name())
+		return obj == f
+	}
+	for f := range st.Fields() {
 		switch {
-		case f.Embedded() && f.Exported():
-			if reached {
-				l.add("%s, embedded %s", head, l.typ(f.Type()))
-			}
-		case f.Embedded():
+		case f.Embedded() && !f.Exported():
 			if inner := structOf(f.Type()); inner != nil && depth < 16 {
 				l.fields(head, named, inner, depth+1)
 			}
-		case f.Exported() && reached:
+		case f.Embedded() && reached(f):
+			l.add("%s, embedded %s", head, l.typ(f.Type()))
+		case f.Exported() && reached(f):
 			l.add("%s, %s %s", head, f.Name(), l.typ(f.Type()))
 		}
 	}
