@@ -1,13 +1,11 @@
 package health
 
-import (
-	"sync"
-)
+import "sync"
 
 // Registry gathers the Sources of a program for its readiness and liveness
-// probes. The zero Registry is empty and ready to use; it is safe for
-// concurrent use. Sources' Status methods are called without the
-// Registry's lock held.
+// probes, which package healthhttp serves. The zero Registry is empty and
+// ready to use; it is safe for concurrent use. Sources' Status methods are
+// called without the Registry's lock held.
 type Registry struct {
 	mu      sync.Mutex
 	entries []entry
@@ -24,7 +22,12 @@ type Entry struct {
 	Name     string
 	Critical bool
 	Status   Status
+	Source   Source // as added; a HistorySource also tells its recent transitions
 }
+
+// Entries is one reading of every source of a Registry, in the order
+// added: the probes judge and show the same reading.
+type Entries []Entry
 
 // Add registers s under name. A critical source must be Connected for the
 // program to be ready, and makes it not live once it has Failed. Adding a
@@ -55,43 +58,35 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status, in the order added.
-func (r *Registry) Entries() []Entry {
-	es, _ := r.read(false)
-	return es
-}
-
-// read returns every source's Status and, withHistory, its History (nil
-// for a source that keeps none), read without the Registry's lock held.
-func (r *Registry) read(withHistory bool) ([]Entry, [][]Transition) {
+// Entries returns every source's current Status, in the order added. It
+// calls the sources' Status methods without the Registry's lock held.
+func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
 	r.mu.Unlock()
-	out, hs := make([]Entry, len(es)), make([][]Transition, len(es))
+	out := make(Entries, len(es))
 	for i, e := range es {
-		out[i] = Entry{Name: e.name, Critical: e.critical}
+		out[i] = Entry{Name: e.name, Critical: e.critical, Source: e.source}
 		if e.source == nil {
 			out[i].Status = Status{Name: e.name, State: Idle, Err: errNilSource}
 			continue
 		}
 		out[i].Status = e.source.Status()
-		if h, ok := e.source.(HistorySource); ok && withHistory {
-			hs[i] = h.History()
-		}
 	}
-	return out, hs
+	return out
 }
 
 // Ready reports whether every critical source is Connected. A Registry
 // without critical sources is ready.
-func (r *Registry) Ready() bool { return ready(r.Entries()) }
+func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
 // down but still retrying keeps the program live: restarting it would not
 // bring the server back, only lose the backoff's progress.
-func (r *Registry) Live() bool { return live(r.Entries()) }
+func (r *Registry) Live() bool { return r.Entries().Live() }
 
-func ready(es []Entry) bool {
+// Ready reports whether every critical entry is Connected.
+func (es Entries) Ready() bool {
 	for _, e := range es {
 		if e.Critical && e.Status.State != Connected {
 			return false
@@ -100,7 +95,8 @@ func ready(es []Entry) bool {
 	return true
 }
 
-func live(es []Entry) bool {
+// Live reports whether no critical entry has Failed.
+func (es Entries) Live() bool {
 	for _, e := range es {
 		if e.Critical && e.Status.State == Failed {
 			return false

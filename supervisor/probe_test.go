@@ -13,6 +13,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 )
 
 func probe(h http.Handler) int {
@@ -32,7 +33,7 @@ func TestProbesFollowTheSupervisor(t *testing.T) {
 		var reg health.Registry
 		reg.Add("feed", r, true)
 		reg.Add("optional", health.SourceFunc(func() health.Status { return health.Status{State: health.Backoff} }), false)
-		ready, live := reg.ReadyHandler(), reg.LiveHandler()
+		ready, live := healthhttp.ReadyHandler(&reg), healthhttp.LiveHandler(&reg)
 
 		ch, unsub := r.Subscribe()
 		defer unsub()

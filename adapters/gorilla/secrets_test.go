@@ -18,6 +18,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -68,7 +69,7 @@ func TestCredentialsNeverShown(t *testing.T) {
 			var reg health.Registry
 			reg.Add("feed", c, true)
 			rec := httptest.NewRecorder()
-			reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+			healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 			runErr := c.stop()
 
 			shown := map[string]string{
@@ -142,7 +143,7 @@ func TestSecretTheServerSendsBackIsMasked(t *testing.T) {
 				var reg health.Registry
 				reg.Add("feed", s, true)
 				rec := httptest.NewRecorder()
-				reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+				healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 				shown := map[string]string{
 					"Messages error":         readErr.Error(),
 					"Messages error reflect": strings.Join(reachableStrings(readErr), "\n"),

@@ -17,6 +17,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -43,7 +44,7 @@ func Example() {
 	var reg health.Registry
 	reg.Add("db", pool, true)           // not ready while the database is down
 	reg.Add("price-feed", prices, true) // nor while the cache may be stale
-	http.Handle("/readyz", reg.ReadyHandler())
+	http.Handle("/readyz", healthhttp.ReadyHandler(&reg))
 	go http.ListenAndServe(":8080", nil)
 
 	go pool.Run(ctx)   // pings; Backoff while the database is down

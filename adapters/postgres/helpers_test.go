@@ -14,6 +14,7 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -94,7 +95,7 @@ func readyBody(src health.Source) string {
 	var reg health.Registry
 	reg.Add("db", src, true)
 	rec := httptest.NewRecorder()
-	reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/readyz?verbose=1", nil))
+	healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest("GET", "/readyz?verbose=1", nil))
 	return rec.Body.String()
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -90,7 +91,7 @@ func TestCredentialsNeverShown(t *testing.T) {
 			var reg health.Registry
 			reg.Add("feed", c, true)
 			rec := httptest.NewRecorder()
-			reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+			healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 			<-c.Done()
 			runErr := c.stop()
 			var yielded []string

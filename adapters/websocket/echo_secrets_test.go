@@ -16,6 +16,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -64,7 +65,7 @@ func TestSecretTheServerSendsBackIsMasked(t *testing.T) {
 			var reg health.Registry
 			reg.Add("feed", s, true)
 			rec := httptest.NewRecorder()
-			reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+			healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 			shown := map[string]string{
 				"Messages error":         readErr.Error(),
 				"Messages error reflect": strings.Join(reachableStrings(readErr), "\n"),

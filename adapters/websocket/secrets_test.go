@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -61,7 +62,7 @@ func TestCredentialsNeverShown(t *testing.T) {
 			var reg health.Registry
 			reg.Add("feed", c, true)
 			rec := httptest.NewRecorder()
-			reg.ReadyHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
+			healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 			runErr := c.stop()
 
 			shown := map[string]string{

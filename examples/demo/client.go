@@ -35,8 +35,10 @@ func newClient(url string, c config, out *console) (*client, error) {
 		PingTimeout:  500 * time.Millisecond,
 		CloseHint:    300 * time.Millisecond,
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Name:           "feed",
+			// No Name: the supervisor is named by its URL, redacted, in
+			// errors and the header (the registry calls it "feed").
 			Backoff:        backoff.Config{Base: c.Base, Cap: c.Cap},
+			MaxAttempts:    c.MaxAttempts,
 			StableAfter:    3 * time.Second,
 			ConnectTimeout: 2 * time.Second,
 			Logger:         slog.New(timeline{out}),

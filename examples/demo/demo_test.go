@@ -5,6 +5,7 @@ import (
 	"context"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,8 +54,26 @@ func TestDemoRejectsBadDuration(t *testing.T) {
 
 // TestExitsWhenTheFeedRefusesForGood points the demo at a feed that
 // answers every handshake 401: it exits at once, non-zero, with one line
-// that says why.
+// that says why; and at a closed port with -max-attempts 3.
 func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
 	addr := testkit.Unauthorized(t)
-	testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/ticks?token=demo-secret")
+	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/ticks?token=demo-secret")
+	assert.NotContains(t, out, "next attempt")
+	assert.NotContains(t, out, "demo-secret")
+
+	// A closed port: the timeline says each attempt once, with the
+	// redacted URL, and the wait before the next; then one line says it
+	// gave up.
+	addr = testkit.ClosedAddr(t)
+	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-url", "ws://"+addr+"/ticks?token=demo-secret", "-max-attempts", "3")
+	assert.Equal(t, 3, strings.Count(out, "  connecting to ws://"+addr+"/ticks?token=xxxxx\n"), out)
+	retry := regexp.MustCompile(`(?m)^ +\S+s  attempt (\d) failed: .*connection refused\n +-> next attempt in \S+ \(backoff\)$`)
+	var attempts []string
+	for _, m := range retry.FindAllStringSubmatch(out, -1) {
+		attempts = append(attempts, m[1])
+	}
+	assert.Equal(t, []string{"1", "2"}, attempts, out)
+	assert.Equal(t, 2, strings.Count(out, "next attempt in"), out)
+	assert.Contains(t, out, "feed:      ws://"+addr+"/ticks?token=xxxxx", "the header names the feed, redacted")
+	assert.NotContains(t, out, "demo-secret")
 }

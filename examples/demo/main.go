@@ -32,6 +32,9 @@ type config struct {
 	Cap      time.Duration
 	Seed     uint64
 	URL      string // a feed of one's own instead of the embedded flaky one
+	// MaxAttempts gives up after that many failed attempts in a row; 0
+	// never does.
+	MaxAttempts int
 }
 
 func main() {
@@ -52,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&c.Cap, "cap", 2*time.Second, "backoff cap (the library's default is 1m)")
 	fs.Uint64Var(&c.Seed, "seed", uint64(time.Now().UnixNano()), "the flaky server's seed")
 	fs.StringVar(&c.URL, "url", "", "follow this ws:// feed instead of the embedded flaky one")
+	fs.IntVar(&c.MaxAttempts, "max-attempts", 0, "give up after this many failed attempts in a row (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

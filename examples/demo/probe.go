@@ -9,6 +9,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -23,9 +24,9 @@ func startProbe(c *client) (*probe, error) {
 	var reg health.Registry
 	reg.Add("feed", (*supervisor.Supervisor[*websocket.Conn])(c.feed), true)
 	mux := http.NewServeMux()
-	mux.Handle("/readyz", reg.ReadyHandler())
-	mux.Handle("/livez", reg.LiveHandler())
-	mux.Handle("/status", reg.StatusPage(health.StatusPageOptions{Title: "redial demo", Verbose: true}))
+	mux.Handle("/readyz", healthhttp.ReadyHandler(&reg))
+	mux.Handle("/livez", healthhttp.LiveHandler(&reg))
+	mux.Handle("/status", healthhttp.StatusPage(&reg, healthhttp.StatusPageOptions{Title: "redial demo", Verbose: true}))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err

@@ -43,11 +43,11 @@ func (h timeline) Handle(_ context.Context, r slog.Record) error {
 	var b strings.Builder
 	switch r.Message {
 	case "connecting":
-		fmt.Fprintf(&b, "connecting")
+		fmt.Fprintf(&b, "connecting to %s", a[supervisor.LogName]) // the URL, redacted
 	case "connected":
 		fmt.Fprintf(&b, "CONNECTED (connection #%s)", a[supervisor.LogConnects])
 	case "attempt failed":
-		fmt.Fprintf(&b, "attempt failed: %s", a[supervisor.LogErr])
+		fmt.Fprintf(&b, "attempt %s failed: %s", a[supervisor.LogAttempt], a[supervisor.LogErr])
 	case "connection lost":
 		fmt.Fprintf(&b, "LOST after %s: %s", round(a[supervisor.LogUptime]), strings.TrimPrefix(a[supervisor.LogErr], "connection lost: "))
 	default:

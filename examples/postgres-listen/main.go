@@ -1,8 +1,9 @@
 // Command postgres-listen follows PostgreSQL notifications with a redial
 // Listener: it LISTENs on the channels given, prints every notification,
 // and after every reconnect prints that notifications may have been missed
-// (the place to resync). Restart the server while it runs to watch it
-// recover:
+// (the place to resync). Its log says every state change: each retry
+// with the wait before the next one, and why it gave up. Restart the
+// server while it runs to watch it recover:
 //
 //	go run ./examples/postgres-listen -dsn 'postgres://postgres:secret@127.0.0.1:5432/postgres' -channels orders,jobs
 //	psql ... -c "NOTIFY orders, 'order 42'"
@@ -38,6 +39,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	dsn := fs.String("dsn", os.Getenv("DATABASE_URL"), "PostgreSQL DSN (URL or key=value); default $DATABASE_URL")
 	channels := fs.String("channels", "orders", "comma-separated channels to LISTEN on")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	maxAttempts := fs.Int("max-attempts", 0, "give up after this many failed attempts in a row (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -50,8 +52,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ctx, cancel = context.WithTimeout(ctx, *duration)
 		defer cancel()
 	}
-	if err := listen(ctx, stdout, *dsn, strings.Split(*channels, ",")); err != nil {
-		fmt.Fprintln(stderr, "postgres-listen:", err)
+	if err := listen(ctx, stdout, *dsn, strings.Split(*channels, ","), *maxAttempts); err != nil {
+		// One line: pgx puts each host and fallback it tried on a line
+		// of its own.
+		fmt.Fprintln(stderr, "postgres-listen:", strings.Join(strings.Fields(err.Error()), " "))
 		return 1
 	}
 	return 0
@@ -68,13 +72,18 @@ A throwaway one, on Debian (as a user other than root):
 `
 
 // listen follows the channels until ctx ends (nil) or the Listener gives
-// up (its error: a wrong password, a database that does not exist).
-func listen(ctx context.Context, w io.Writer, dsn string, channels []string) error {
+// up (its error: a wrong password, a database that does not exist, or
+// maxAttempts failed attempts in a row).
+func listen(ctx context.Context, w io.Writer, dsn string, channels []string, maxAttempts int) error {
 	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{
 		Channels: channels,
 		Supervisor: supervisor.Settings{
-			Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 5 * time.Second},
-			Logger:  slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
+			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 5 * time.Second},
+			MaxAttempts: maxAttempts,
+			// One line per state change, the redacted DSN as name: every
+			// retry says so (an identical failure at Warn three times in a
+			// row, then once a minute).
+			Logger: slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})),
 		},
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func TestListenAcrossARestart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out testkit.Buffer
 	done := make(chan error, 1)
-	go func() { done <- listen(ctx, &out, pg.DSN(), []string{"orders"}) }()
+	go func() { done <- listen(ctx, &out, pg.DSN(), []string{"orders"}, 0) }()
 
 	notify := func(payload string) {
 		c := pg.Connect(t)
@@ -52,4 +53,20 @@ func TestExitsWhenThePasswordIsWrong(t *testing.T) {
 	dsn := pg.URL("postgres", "wrong-password", "postgres")
 	out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
 	assert.NotContains(t, out, "wrong-password")
+	assert.NotContains(t, out, "attempt failed")
+}
+
+// TestSaysItRetriesThenGivesUp points the command at a closed port with
+// -max-attempts 3: its log says each retry once, with the redacted DSN and
+// the wait, and one line on stderr says it gave up.
+func TestSaysItRetriesThenGivesUp(t *testing.T) {
+	addr := testkit.ClosedAddr(t)
+	out := testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-dsn", "postgres://app:SECRET123@"+addr+"/orders", "-max-attempts", "3")
+	retry := regexp.MustCompile(`(?m)^.* level=WARN msg="attempt failed" name=postgres://app@` + regexp.QuoteMeta(addr) + `/orders state=backoff attempt=(\d) .*delay=\S+ `)
+	var attempts []string
+	for _, m := range retry.FindAllStringSubmatch(out, -1) {
+		attempts = append(attempts, m[1])
+	}
+	assert.Equal(t, []string{"1", "2"}, attempts, out)
+	assert.NotContains(t, out, "SECRET123")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"sync"
@@ -15,7 +16,9 @@ import (
 	"github.com/redial-go/redial/adapters/tcp"
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 	redialprom "github.com/redial-go/redial/health/prometheus"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -36,7 +39,9 @@ type app struct {
 // within a second.
 var quick = backoff.Config{Base: 100 * time.Millisecond, Cap: time.Second}
 
-func start(ctx context.Context, dsn string) (*app, error) {
+// start starts the upstreams and the supervisors; each supervisor's
+// retries are said on w.
+func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	a := &app{mux: http.NewServeMux(), upstreams: map[string]*upstream{}, failed: make(chan error, 1)}
 	ctx, a.cancel = context.WithCancel(ctx)
 	if err := a.startUpstreams(); err != nil {
@@ -47,30 +52,35 @@ func start(ctx context.Context, dsn string) (*app, error) {
 	a.feed, err = redialws.New("ws://"+a.upstreams["feed"].addr+"/feed", redialws.Options{
 		PingInterval: time.Second,
 		PingTimeout:  time.Second,
-		Supervisor:   supervisor.Options[*websocket.Conn]{Name: "feed", Backoff: quick},
+		Supervisor:   supervisor.Options[*websocket.Conn]{Backoff: quick},
 	})
 	if err == nil {
 		a.cache, err = tcp.New(a.upstreams["cache"].addr, tcp.Options{
-			Supervisor: supervisor.Options[net.Conn]{Name: "cache", Backoff: quick},
+			Supervisor: supervisor.Options[net.Conn]{Backoff: quick},
 		})
 	}
 	if err != nil {
 		a.stop()
 		return nil, err
 	}
+	// The supervisors are named by their targets (redacted), the probes
+	// and metrics by the names given here.
 	a.reg.Add("feed", a.feed, true)
 	a.reg.Add("cache", a.cache, false) // the app works without it: not critical
+	a.wg.Go(retries.Print(w, a.feed))  // a line per failed attempt or lost connection
+	a.wg.Go(retries.Print(w, a.cache))
 	a.wg.Go(func() { a.critical(a.feed.Run(ctx)) })
 	a.wg.Go(func() { readFeed(ctx, a.feed) })
 	a.wg.Go(func() { _ = a.cache.Run(ctx) })
 	a.wg.Go(func() { readCache(ctx, a.cache) })
 	if dsn != "" {
-		pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "orders-db", Backoff: quick}})
+		pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: quick}})
 		if err != nil {
 			a.stop()
 			return nil, err
 		}
 		a.reg.Add("orders-db", pool, true)
+		a.wg.Go(retries.Print(w, pool))
 		a.wg.Go(func() { a.critical(pool.Run(ctx)) })
 	}
 	return a, a.routes()
@@ -94,8 +104,8 @@ func (a *app) routes() error {
 	}
 	metrics := prometheus.NewRegistry()
 	metrics.MustRegister(collector)
-	a.mux.Handle("GET /readyz", a.reg.ReadyHandler())
-	a.mux.Handle("GET /livez", a.reg.LiveHandler())
+	a.mux.Handle("GET /readyz", healthhttp.ReadyHandler(&a.reg))
+	a.mux.Handle("GET /livez", healthhttp.LiveHandler(&a.reg))
 	a.mux.Handle("GET /metrics", promhttp.HandlerFor(metrics, promhttp.HandlerOpts{}))
 	a.mux.HandleFunc("POST /upstream/{name}/{action}", func(w http.ResponseWriter, r *http.Request) {
 		u := a.upstreams[r.PathValue("name")]

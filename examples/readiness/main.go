@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // serve runs the app and its HTTP server until ctx ends (nil) or a
 // critical connection gives up for good (its error).
 func serve(ctx context.Context, w io.Writer, addr, dsn string) error {
-	a, err := start(ctx, dsn)
+	a, err := start(ctx, w, dsn)
 	if err != nil {
 		return err
 	}

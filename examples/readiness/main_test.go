@@ -37,7 +37,8 @@ func post(t *testing.T, a *app, path string) {
 // TestProbesFollowTheUpstreams stops and starts the critical feed and the
 // non-critical cache and reads the probes and metrics after each change.
 func TestProbesFollowTheUpstreams(t *testing.T) {
-	a, err := start(context.Background(), "")
+	var out testkit.Buffer
+	a, err := start(context.Background(), &out, "")
 	require.NoError(t, err)
 	defer a.stop()
 	testkit.WaitStatus(t, a.feed, 10*time.Second, "connected", testkit.InState(health.Connected))
@@ -51,6 +52,7 @@ func TestProbesFollowTheUpstreams(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, code, body)
 	code, _ = get(t, a, "/livez")
 	assert.Equal(t, http.StatusOK, code, "a feed that is retrying is still live")
+	out.WaitFor(t, a.feed.Name()+": attempt 1 failed: ", 10*time.Second) // the retry says so, naming the feed's URL
 
 	post(t, a, "/upstream/feed/start")
 	testkit.WaitStatus(t, a.feed, 10*time.Second, "connected", testkit.InState(health.Connected))
@@ -75,4 +77,5 @@ func TestExitsWhenTheDatabaseRefusesForGood(t *testing.T) {
 	dsn := pg.URL("postgres", "wrong-password", "postgres")
 	out := testkit.ExitsForGood(t, run, "password authentication failed", "-addr", "127.0.0.1:0", "-dsn", dsn)
 	assert.NotContains(t, out, "wrong-password")
+	assert.NotContains(t, out, "retrying", "a refusal for good is not retried")
 }

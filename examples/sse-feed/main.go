@@ -2,10 +2,11 @@
 // reads events with the sse.Client's Events iterator, and when the stream
 // breaks it reconnects with backoff (at least as long as the server's
 // `retry:` asks) and resumes after the last event it printed
-// (Last-Event-ID), so a server that keeps history loses nothing. When the
-// server refuses for good (401, 403, 404, 204, or an answer that is not
-// an event stream) the iterator ends and the command exits non-zero with
-// the reason.
+// (Last-Event-ID), so a server that keeps history loses nothing; every
+// retry says so. When the server refuses for good (401, 403, 404, 204, or
+// an answer that is not an event stream), or -max-attempts attempts in a
+// row failed, the iterator ends and the command exits non-zero with the
+// reason.
 //
 //	go run ./examples/sse-feed -url https://127.0.0.1:8080/events
 //
@@ -24,6 +25,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -41,6 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	url := fs.String("url", "", "http:// or https:// event stream to follow (default: a local demo feed)")
 	lastID := fs.String("last-event-id", "", "resume after this event id (default: from what the server sends a new client)")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	maxAttempts := fs.Int("max-attempts", 0, "give up after this many failed attempts in a row (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -59,25 +62,28 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		*url = feed.URL
 		fmt.Fprintf(stdout, "following the local feed at %s (it drops every stream after 3s)\n", feed.URL)
 	}
-	if err := follow(ctx, stdout, *url, *lastID); err != nil {
+	if err := follow(ctx, stdout, *url, *lastID, *maxAttempts); err != nil {
 		fmt.Fprintln(stderr, "sse-feed:", err)
 		return 1
 	}
 	return 0
 }
 
-// follow prints the stream's events until ctx ends (nil) or the server
-// refuses for good (the Client's error).
-func follow(ctx context.Context, w io.Writer, url, lastID string) error {
+// follow prints the stream's events and every retry until ctx ends (nil)
+// or the server refuses for good (the Client's error).
+// w is written from several goroutines and must allow it, as os.Stdout does.
+func follow(ctx context.Context, w io.Writer, url, lastID string, maxAttempts int) error {
 	feed, err := sse.New(url, sse.Options{
 		LastEventID: lastID,
 		Supervisor: supervisor.Settings{
-			Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+			MaxAttempts: maxAttempts,
 		},
 	})
 	if err != nil {
 		return err
 	}
+	printed := retries.Print(w, feed) // a line per failed attempt or lost stream
 	go func() { _ = feed.Run(ctx) }()
 	// The loop waits while there is no stream and ends when ctx ends or
 	// the server refuses for good: it cannot spin.
@@ -89,6 +95,7 @@ func follow(ctx context.Context, w io.Writer, url, lastID string) error {
 		fmt.Fprintf(w, "%s %s: %s\n", ev.ID, eventType(ev), ev.Data)
 	}
 	<-feed.Done()
+	printed()
 	return feed.Err()
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -29,8 +29,8 @@ func TestFollowResumesAcrossDrops(t *testing.T) {
 	defer feed.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	var out bytes.Buffer // follow is the only writer
-	require.NoError(t, follow(ctx, &out, feed.URL, ""))
+	var out testkit.Buffer // follow writes from several goroutines
+	require.NoError(t, follow(ctx, &out, feed.URL, "", 0))
 	text := out.String()
 	ticks := tickLine.FindAllStringSubmatch(text, -1)
 	require.NotEmpty(t, ticks, text)
@@ -55,11 +55,18 @@ func TestRunDemo(t *testing.T) {
 
 // TestExitsWhenTheFeedRefusesForGood points the command at a server that
 // answers every request 401: it exits at once, non-zero, with one line
-// that says why, instead of printing "lost" in a loop.
+// that says why, instead of printing "lost" in a loop; and at a closed port
+// with -max-attempts 3, where it says it retries once per attempt first.
 func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
 	addr := testkit.Unauthorized(t)
 	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "http://"+addr+"/events?token=SECRET123")
 	assert.NotContains(t, out, "lost:")
+	assert.NotContains(t, out, "retrying")
+	assert.NotContains(t, out, "SECRET123")
+
+	addr = testkit.ClosedAddr(t)
+	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-url", "http://"+addr+"/events?token=SECRET123", "-max-attempts", "3")
+	assert.Equal(t, []int{1, 2}, retries.Attempts(out, "http://"+addr+"/events?token=xxxxx"), out)
 	assert.NotContains(t, out, "SECRET123")
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -17,7 +18,7 @@ import (
 // client asks for a quote every 500ms until ctx ends (nil) or the server
 // refuses for good (the supervisor's error). Calls made while the server
 // is away wait for the next connection (bounded by their ctx).
-func client(ctx context.Context, w io.Writer, addr string) error {
+func client(ctx context.Context, w io.Writer, addr string, maxAttempts int) error {
 	r, err := rpc.New(addr, rpc.Options{
 		// The methods the server calls on us: registered again on every
 		// new connection, before it reads.
@@ -30,17 +31,19 @@ func client(ctx context.Context, w io.Writer, addr string) error {
 		HeartbeatInterval: time.Second, // a silent server is found within 1.5s
 		HeartbeatTimeout:  500 * time.Millisecond,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name:    "quotes",
-			Backoff: backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+			Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+			MaxAttempts: maxAttempts,
 		},
 	})
 	if err != nil {
 		return err
 	}
-	go func() { _ = r.Run(ctx) }()
+	printed := retries.Print(w, r) // a line per failed attempt or lost connection
+	defer printed()
 	watched := make(chan struct{})
 	go func() { watch(w, r); close(watched) }()
 	defer func() { <-watched }()
+	go func() { _ = r.Run(ctx) }()
 
 	tick := time.NewTicker(500 * time.Millisecond)
 	defer tick.Stop()
@@ -64,15 +67,14 @@ func client(ctx context.Context, w io.Writer, addr string) error {
 	}
 }
 
-// watch prints the supervisor's state changes until the final one.
+// watch prints the supervisor's state changes until the final one; the
+// retries' lines say the rest.
 func watch(w io.Writer, r *rpc.Client) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	for st := range ch { // closed after Stopped or Failed
-		if st.State == health.Backoff {
-			fmt.Fprintf(w, "client: %s, next attempt in %v\n", st.State, time.Until(st.NextAttempt).Round(time.Millisecond))
-			continue
+		if st.State != health.Backoff {
+			fmt.Fprintf(w, "client: %s\n", st.State)
 		}
-		fmt.Fprintf(w, "client: %s\n", st.State)
 	}
 }

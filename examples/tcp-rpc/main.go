@@ -32,6 +32,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	serve := fs.String("serve", "", "run only a server on this address")
 	addr := fs.String("addr", "", "run only a client of the server at this address")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C; 6s without -serve and -addr)")
+	maxAttempts := fs.Int("max-attempts", 0, "with -addr: give up after this many failed attempts in a row (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -48,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case *serve != "":
 		err = serveOnly(ctx, stdout, *serve)
 	case *addr != "":
-		err = client(ctx, stdout, *addr)
+		err = client(ctx, stdout, *addr, *maxAttempts)
 	default:
 		err = both(ctx, stdout)
 	}
@@ -85,7 +86,7 @@ func both(ctx context.Context, w io.Writer) error {
 		s, err = startServer(s.addr, w)
 		restarted <- err
 	})
-	err = client(ctx, w, s.addr)
+	err = client(ctx, w, s.addr, 0)
 	if !timer.Stop() {
 		if rerr := <-restarted; rerr != nil && err == nil {
 			err = rerr

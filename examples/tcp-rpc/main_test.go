@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -36,7 +37,8 @@ func TestCallbacksWorkAfterTheServerRestarts(t *testing.T) {
 // TestExitsWhenTheServerRefusesForGood points the client at an rpc2
 // server without the heartbeat method: the first heartbeat of every
 // attempt fails for good, so the client exits at once, non-zero, with one
-// line that says why.
+// line that says why; a closed port with -max-attempts 3 likewise, after a
+// line for each retry.
 func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -46,4 +48,11 @@ func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
 	t.Cleanup(func() { _ = ln.Close(); <-done })
 	out := testkit.ExitsForGood(t, run, "has no method", "-addr", ln.Addr().String())
 	assert.NotContains(t, out, "call failed")
+	assert.NotContains(t, out, "retrying")
+
+	// A closed port is retried, saying so once per attempt, until
+	// -max-attempts; then one line says it gave up.
+	addr := testkit.ClosedAddr(t)
+	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-addr", addr, "-max-attempts", "3")
+	assert.Equal(t, []int{1, 2}, retries.Attempts(out, addr), out)
 }

@@ -1,7 +1,8 @@
 // Command websocket-feed follows a WebSocket feed with redial: it
 // subscribes on every connect (OnConnect), reads messages with the
 // websocket.Messages iterator, and reconnects with backoff when the feed
-// drops. When the feed refuses for good (a handshake answered 401, say)
+// drops, saying so on every retry. When the feed refuses for good (a
+// handshake answered 401, say), or -max-attempts attempts in a row failed,
 // the iterator ends and the command exits non-zero with the reason.
 //
 //	go run ./examples/websocket-feed -url ws://127.0.0.1:8080/feed -topic prices
@@ -23,6 +24,7 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -40,6 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	url := fs.String("url", "", "ws:// or wss:// feed to follow (default: a local demo feed)")
 	topic := fs.String("topic", "prices", "what to subscribe to")
 	duration := fs.Duration("duration", 0, "stop after this long (0: until Ctrl-C)")
+	maxAttempts := fs.Int("max-attempts", 0, "give up after this many failed attempts in a row (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,23 +60,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer feed.Close()
 		*url = feed.URL
 	}
-	if err := follow(ctx, stdout, *url, *topic); err != nil {
+	if err := follow(ctx, stdout, *url, *topic, *maxAttempts); err != nil {
 		fmt.Fprintln(stderr, "websocket-feed:", err)
 		return 1
 	}
 	return 0
 }
 
-// follow prints the feed's messages until ctx ends (nil) or the feed
-// refuses for good (the supervisor's error).
-func follow(ctx context.Context, w io.Writer, url, topic string) error {
+// follow prints the feed's messages and every retry until ctx ends (nil)
+// or the feed refuses for good (the supervisor's error).
+// w is written from several goroutines and must allow it, as os.Stdout does.
+func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int) error {
 	var feed *supervisor.Supervisor[*websocket.Conn]
 	feed, err := redialws.New(url, redialws.Options{
 		// After a close 1012 (service restart) or 1013, wait at least 1s
 		// (the adapter's default is 5s): the local feed restarts quickly.
 		CloseHint: time.Second,
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+			MaxAttempts: maxAttempts,
 			// OnConnect runs after every (re)connect, before the state is
 			// Connected: the subscription is always in place when
 			// messages are read.
@@ -86,16 +91,18 @@ func follow(ctx context.Context, w io.Writer, url, topic string) error {
 	if err != nil {
 		return err
 	}
+	printed := retries.Print(w, feed) // a line per failed attempt or lost connection
 	go func() { _ = feed.Run(ctx) }()
 	// The loop waits while there is no connection and ends when ctx ends
 	// or the feed refuses for good: it cannot spin.
 	for msg, err := range redialws.Messages(ctx, feed) {
 		if err != nil {
-			fmt.Fprintf(w, "lost: %v (reconnecting)\n", err)
+			fmt.Fprintf(w, "lost: %v\n", err) // messages may have been missed
 			continue
 		}
 		fmt.Fprintf(w, "%s\n", msg.Data)
 	}
 	<-feed.Done()
+	printed()
 	return feed.Err()
 }

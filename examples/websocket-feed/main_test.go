@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -24,8 +24,8 @@ func TestFollowResubscribesAfterARestart(t *testing.T) {
 	defer feed.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
-	var out bytes.Buffer // follow is the only writer
-	require.NoError(t, follow(ctx, &out, feed.URL, "prices"))
+	var out testkit.Buffer // follow writes from several goroutines
+	require.NoError(t, follow(ctx, &out, feed.URL, "prices", 0))
 	text := out.String()
 	assert.Contains(t, text, "connected (#1): subscribing to prices")
 	assert.Contains(t, text, "connected (#2): subscribing to prices", "resubscribed after the 1012 restart:\n%s", text)
@@ -35,10 +35,19 @@ func TestFollowResubscribesAfterARestart(t *testing.T) {
 
 // TestExitsWhenTheFeedRefusesForGood points the command at a feed that
 // answers every handshake 401: it exits at once, non-zero, with one line
-// that says why, instead of printing "lost" in a loop.
+// that says why, instead of printing "lost" in a loop; and at a closed port
+// with -max-attempts 3.
 func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
 	addr := testkit.Unauthorized(t)
 	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/feed?token=SECRET123")
 	assert.NotContains(t, out, "lost:")
+	assert.NotContains(t, out, "retrying")
+	assert.NotContains(t, out, "SECRET123")
+
+	// A closed port is retried, saying so once per attempt with the
+	// redacted URL, until -max-attempts; then one line says it gave up.
+	addr = testkit.ClosedAddr(t)
+	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-url", "ws://"+addr+"/feed?token=SECRET123", "-max-attempts", "3")
+	assert.Equal(t, []int{1, 2}, retries.Attempts(out, "ws://"+addr+"/feed?token=xxxxx"), out)
 	assert.NotContains(t, out, "SECRET123")
 }

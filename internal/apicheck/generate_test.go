@@ -15,9 +15,10 @@ var fixtureAPI = []string{
 	"pkg shapes, const MB = 1048576",
 	"pkg shapes, const Name = \"shapes\"",
 	"pkg shapes, const Square Kind = 1",
-	"pkg shapes, const Timeout = 30 * time.Second",
+	"pkg shapes, const Tick time.Duration = time.Millisecond",
+	"pkg shapes, const Timeout time.Duration = 30 * time.Second",
 	"pkg shapes, const Triangle Kind = 3",
-	"pkg shapes, const Twice = Wait * 2",
+	"pkg shapes, const Twice time.Duration = 4 * time.Second",
 	"pkg shapes, const Wait time.Duration = 2 * time.Second",
 	"pkg shapes, func AMD64Only()",
 	"pkg shapes, func LinuxOnly()",
@@ -64,7 +65,7 @@ var fixtureAPI = []string{
 	"pkg shapes, var DefaultOptions Options",
 	"pkg shapes, var ErrBad error",
 	"pkg shapes, var Limit int",
-	"pkg shapes, var Started = time.Now()",
+	"pkg shapes, var Started time.Time",
 	"pkg shapes, var Total int",
 	"pkg sub/deep, func Wrap(*shapes.Box) shapes.Pair[string, int]",
 	"pkg sub/deep, var Zero *shapes.Box",
@@ -80,6 +81,7 @@ func generate(t *testing.T, root string) []string {
 }
 
 func TestGenerateFixture(t *testing.T) {
+	t.Parallel()
 	got := generate(t, filepath.Join("testdata", "fixture"))
 	if diff := Diff(fixtureAPI, got); len(diff) > 0 {
 		t.Errorf("listing of testdata/fixture (- want, + got):\n%s", strings.Join(diff, "\n"))
@@ -89,6 +91,7 @@ func TestGenerateFixture(t *testing.T) {
 // TestGenerateExcludes names what the listing must leave out, each for
 // its own reason, so that a regression says which rule broke.
 func TestGenerateExcludes(t *testing.T) {
+	t.Parallel()
 	got := strings.Join(generate(t, filepath.Join("testdata", "fixture")), "\n")
 	for _, name := range []struct{ item, why string }{
 		{"Visible", "a method of an unexported type"},
@@ -110,6 +113,8 @@ func TestGenerateExcludes(t *testing.T) {
 		{"helper", "an unexported func"},
 		{"sealed", "an unexported interface method"},
 		{"Grow() bool", "a promoted method shadowed by the outer type's"},
+		{"Depth string", "a promoted field shadowed by the outer type's"},
+		{"String() string", "a method promoted from an embedded exported type"},
 		{"inner", "an unexported field of an embedded type"},
 	} {
 		if strings.Contains(got, name.item) {
@@ -132,6 +137,7 @@ func grep(text, s string) string {
 // receiver type parameters, regrouping parameters, renaming imports and
 // moving declarations leave the listing as it was.
 func TestRenameIsNoChange(t *testing.T) {
+	t.Parallel()
 	before := generate(t, filepath.Join("testdata", "rename", "before"))
 	after := generate(t, filepath.Join("testdata", "rename", "after"))
 	if len(before) == 0 {
@@ -175,6 +181,7 @@ func edit(t *testing.T, path, old, new string) {
 // exported method and adds a func: the comparison TestAPI makes must
 // fail, naming both, and say how to accept them.
 func TestCheckReportsChanges(t *testing.T) {
+	t.Parallel()
 	root := copyFixture(t)
 	file := filepath.Join(root, "api", "fixture.txt")
 	if err := Update(root, file); err != nil {
@@ -214,12 +221,14 @@ func TestCheckReportsChanges(t *testing.T) {
 // TestCheckReportsTypeChange: changing a parameter's type is a removal and
 // an addition of the same item.
 func TestCheckReportsTypeChange(t *testing.T) {
+	t.Parallel()
 	root := copyFixture(t)
 	file := filepath.Join(root, "api.txt")
 	if err := Update(root, file); err != nil {
 		t.Fatal(err)
 	}
-	edit(t, filepath.Join(root, "shapes", "shapes.go"), "func NewBox(size int) *Box", "func NewBox(size int64) *Box")
+	edit(t, filepath.Join(root, "shapes", "shapes.go"), "func NewBox(size int) *Box { return &Box{Size: size} }",
+		"func NewBox(size int64) *Box { return &Box{Size: int(size)} }")
 	diff, err := Check(root, file)
 	if err != nil {
 		t.Fatal(err)
@@ -231,6 +240,7 @@ func TestCheckReportsTypeChange(t *testing.T) {
 }
 
 func TestCheckMissingFile(t *testing.T) {
+	t.Parallel()
 	msg, err := compare(filepath.Join("testdata", "fixture"), filepath.Join(t.TempDir(), "none.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +251,7 @@ func TestCheckMissingFile(t *testing.T) {
 }
 
 func TestUpdateFormat(t *testing.T) {
+	t.Parallel()
 	root := copyFixture(t)
 	file := filepath.Join(root, "api.txt")
 	if err := Update(root, file); err != nil {
@@ -256,6 +267,7 @@ func TestUpdateFormat(t *testing.T) {
 }
 
 func TestDiff(t *testing.T) {
+	t.Parallel()
 	want := []string{"a", "c", "d"}
 	got := []string{"b", "c", "e"}
 	if d, w := Diff(want, got), []string{"-a", "+b", "-d", "+e"}; !slices.Equal(d, w) {
@@ -267,44 +279,15 @@ func TestDiff(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	got := Parse([]byte("pkg b, func B()\r\n\npkg a, func A()\npkg a, func A()\n"))
 	if want := []string{"pkg a, func A()", "pkg b, func B()"}; !slices.Equal(got, want) {
 		t.Errorf("Parse = %q, want %q", got, want)
 	}
 }
 
-func TestGuessName(t *testing.T) {
-	for path, want := range map[string]string{
-		"time":                            "time",
-		"github.com/jackc/pgx/v5":         "pgx",
-		"github.com/jackc/pgx/v5/pgxpool": "pgxpool",
-		"gopkg.in/yaml.v3":                "yaml",
-		"github.com/mattn/go-isatty":      "isatty",
-		"github.com/coder/websocket":      "websocket",
-	} {
-		if got := guessName(path); got != want {
-			t.Errorf("guessName(%q) = %q, want %q", path, got, want)
-		}
-	}
-}
-
-func TestModulePath(t *testing.T) {
-	dir := t.TempDir()
-	gomod := filepath.Join(dir, "go.mod")
-	for src, want := range map[string]string{
-		"module example.com/a\n\ngo 1.26\n":           "example.com/a",
-		"// comment\nmodule \"example.com/b\" // x\n": "example.com/b",
-	} {
-		if err := os.WriteFile(gomod, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if got, err := modulePath(gomod); err != nil || got != want {
-			t.Errorf("modulePath(%q) = %q, %v; want %q", src, got, err, want)
-		}
-	}
-}
-
 func TestGenerateParseError(t *testing.T) {
+	t.Parallel()
 	root := copyFixture(t)
 	edit(t, filepath.Join(root, "shapes", "shapes.go"), "func helper() {}", "func helper( {}")
 	if _, err := Generate(root); err == nil || !strings.Contains(err.Error(), "shapes.go") {

@@ -1,395 +1,346 @@
 package apicheck
 
 import (
-	"bytes"
-	"go/ast"
+	"fmt"
 	"go/constant"
-	"go/printer"
-	"go/token"
+	"go/types"
 	"strconv"
 	"strings"
 )
 
-// exprPrinter renders types and constant expressions on one line.
-//
-// A type is printed with its parameter and result names dropped (renaming
-// a parameter is not an API change), type parameters one by one
-// ([K comparable, V any], however they were grouped), and qualifiers
-// normalized: a package is named by Module.displayName whatever the file
-// imported it as. Declarations of another package of the module (an
-// internal one that a var's type was inferred from) are printed qualified.
-type exprPrinter struct {
-	p       *pkg   // package the printed node belongs to
-	f       *file  // file the printed node is in
-	self    string // import path of the package being listed
-	qual    string // when p is not the listed package: its qualifier
-	rename  map[string]string
-	tparams map[string]bool // type parameters in scope
-	konst   bool            // printing a const value
-	bare    bool            // the const value is one reference: inline it unparenthesized
-	iota    int
-	depth   int
+// lister collects the lines of one package.
+type lister struct {
+	label  string
+	pkg    *types.Package
+	lines  []string
+	rename map[*types.TypeParam]string // a method's receiver type parameters, as the type declares them
 }
 
-// predeclared are the identifiers of the universe block that name types or
-// values a declaration can mention; they are never qualified.
-var predeclared = map[string]bool{
-	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true,
-	"complex128": true, "error": true, "float32": true, "float64": true, "int": true,
-	"int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
-	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true, "true": true, "false": true, "nil": true,
-	"iota": true, "append": true, "cap": true, "clear": true, "close": true,
-	"complex": true, "copy": true, "delete": true, "imag": true, "len": true,
-	"make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true,
+func (l *lister) add(format string, args ...any) {
+	l.lines = append(l.lines, "pkg "+l.label+", "+fmt.Sprintf(format, args...))
 }
 
-// printerFor returns a printer for nodes of file f of package q, listed as
-// part of the package with import path self.
-func printerFor(q *pkg, f *file, self string) *exprPrinter {
-	pr := &exprPrinter{p: q, f: f, self: self, iota: -1}
-	if ip := q.mod.importPath(q.rel); ip != self {
-		pr.qual = q.mod.displayName(ip)
-	}
-	return pr
-}
-
-// withTypeParams returns a copy of pr with the names of tps in scope.
-func (pr *exprPrinter) withTypeParams(tps *ast.FieldList) *exprPrinter {
-	if tps == nil || len(tps.List) == 0 {
-		return pr
-	}
-	c := *pr
-	c.tparams = map[string]bool{}
-	for k := range pr.tparams {
-		c.tparams[k] = true
-	}
-	for _, fld := range tps.List {
-		for _, n := range fld.Names {
-			c.tparams[n.Name] = true
+// list lists the exported API of p.
+func list(p listed) []string {
+	l := &lister{label: p.label, pkg: p.pkg}
+	scope := p.pkg.Scope()
+	for _, name := range scope.Names() {
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Const:
+			if obj.Exported() {
+				l.add("const %s%s = %s", name, l.constType(obj.Type()), l.constValue(obj))
+			}
+		case *types.Var:
+			if obj.Exported() {
+				l.add("var %s %s", name, l.typ(obj.Type()))
+			}
+		case *types.Func:
+			if obj.Exported() {
+				sig := obj.Signature()
+				l.add("func %s%s%s", name, l.typeParams(sig.TypeParams()), l.sig(sig))
+			}
+		case *types.TypeName:
+			if obj.Exported() {
+				l.typeName(obj)
+			}
 		}
 	}
-	return &c
+	return l.lines
 }
 
-// typeParams prints a type parameter list: "[K comparable, V any]", or ""
-// for none.
-func (pr *exprPrinter) typeParams(tps *ast.FieldList) string {
-	if tps == nil || len(tps.List) == 0 {
+func (l *lister) constType(t types.Type) string {
+	if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
 		return ""
 	}
-	var parts []string
-	for _, fld := range tps.List {
-		c := pr.expr(fld.Type)
-		for _, n := range fld.Names {
-			parts = append(parts, pr.ident(n.Name)+" "+c)
+	return " " + l.typ(t)
+}
+
+// constValue is the constant's exact value; a time.Duration's in the
+// largest unit that divides it ("30 * time.Second").
+func (l *lister) constValue(c *types.Const) string {
+	v := c.Val()
+	if n, ok := c.Type().(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "time" && n.Obj().Name() == "Duration" {
+		if d, exact := constant.Int64Val(v); exact && d != 0 {
+			for _, u := range []struct {
+				name string
+				ns   int64
+			}{{"Hour", 3600e9}, {"Minute", 60e9}, {"Second", 1e9}, {"Millisecond", 1e6}, {"Microsecond", 1e3}, {"Nanosecond", 1}} {
+				switch {
+				case d == u.ns:
+					return "time." + u.name
+				case d%u.ns == 0:
+					return strconv.FormatInt(d/u.ns, 10) + " * time." + u.name
+				}
+			}
 		}
+	}
+	if v.Kind() == constant.Float {
+		if f, exact := constant.Float64Val(v); exact {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	return v.ExactString()
+}
+
+// typeName lists a type: its line, then its fields, interface members or
+// methods.
+func (l *lister) typeName(tn *types.TypeName) {
+	head := "type " + tn.Name()
+	if a, ok := tn.Type().(*types.Alias); ok {
+		l.add("%s%s = %s", head, l.typeParams(a.TypeParams()), l.typ(a.Rhs()))
+		return
+	}
+	named := tn.Type().(*types.Named)
+	head += l.typeParams(named.TypeParams())
+	switch u := named.Underlying().(type) {
+	case *types.Interface:
+		l.add("%s interface", head)
+		if l.members(head+" interface", u) {
+			l.add("%s interface, unexported methods", head)
+		}
+		return
+	case *types.Struct:
+		l.add("%s struct", head)
+		l.fields(head+" struct", named, u, 0)
+	default:
+		l.add("%s %s", head, l.typ(u))
+	}
+	l.methods(named)
+}
+
+// fields lists the exported fields of st, a struct type of named or one
+// embedded in it unexported, whose fields are promoted: those that a
+// selector on named reaches.
+func (l *lister) fields(head string, named *types.Named, st *types.Struct, depth int) {
+	reached := func(f *types.Var) bool { // not shadowed, not ambiguous
+		if depth == 0 {
+			return true
+		}
+		obj, _, _ := types.LookupFieldOrMethod(named, true, l.pkg, f.Name())
+		return obj == f
+	}
+	for f := range st.Fields() {
+		switch {
+		case f.Embedded() && !f.Exported():
+			if inner := structOf(f.Type()); inner != nil && depth < 16 {
+				l.fields(head, named, inner, depth+1)
+			}
+		case f.Embedded() && reached(f):
+			l.add("%s, embedded %s", head, l.typ(f.Type()))
+		case f.Exported() && reached(f):
+			l.add("%s, %s %s", head, f.Name(), l.typ(f.Type()))
+		}
+	}
+}
+
+// methods lists the exported methods of named: its own and those promoted
+// from types it embeds unexported. A method whose receiver is a pointer
+// is listed on *T unless an embedded pointer makes it T's.
+func (l *lister) methods(named *types.Named) {
+	values := types.NewMethodSet(named)
+	all := types.NewMethodSet(types.NewPointer(named))
+	for sel := range all.Methods() {
+		m := sel.Obj().(*types.Func)
+		if !m.Exported() || viaExported(named, sel.Index()) {
+			continue
+		}
+		recv := named.Obj().Name()
+		if tps := named.TypeParams(); tps.Len() > 0 {
+			names := make([]string, tps.Len())
+			for i := range names {
+				names[i] = tps.At(i).Obj().Name()
+			}
+			recv += "[" + strings.Join(names, ", ") + "]"
+		}
+		if values.Lookup(m.Pkg(), m.Name()) == nil {
+			recv = "*" + recv
+		}
+		sig := m.Signature()
+		l.rename = map[*types.TypeParam]string{}
+		for i := range sig.RecvTypeParams().Len() {
+			l.rename[sig.RecvTypeParams().At(i)] = named.TypeParams().At(i).Obj().Name()
+		}
+		l.add("method (%s) %s%s", recv, m.Name(), l.sig(sig))
+		l.rename = nil
+	}
+}
+
+// viaExported reports whether a selection's path of embedded fields goes
+// through an exported one: that type's methods are its own API.
+func viaExported(t types.Type, path []int) bool {
+	for _, i := range path[:len(path)-1] {
+		f := structOf(t).Field(i)
+		if f.Exported() {
+			return true
+		}
+		t = f.Type()
+	}
+	return false
+}
+
+func structOf(t types.Type) *types.Struct {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, _ := t.Underlying().(*types.Struct)
+	return st
+}
+
+// members lists an interface's exported methods, its embedded exported
+// interfaces, the members of embedded unexported interfaces of the
+// package, and type-set elements. It reports unexported methods.
+func (l *lister) members(head string, it *types.Interface) (unexported bool) {
+	for m := range it.ExplicitMethods() {
+		if m.Exported() {
+			l.add("%s, %s%s", head, m.Name(), l.sig(m.Signature()))
+		} else {
+			unexported = true
+		}
+	}
+	for e := range it.EmbeddedTypes() {
+		switch n, _ := e.(interface{ Obj() *types.TypeName }); {
+		case n == nil:
+			l.add("%s, %s", head, l.typ(e)) // a type-set element
+		case !n.Obj().Exported() && n.Obj().Pkg() == l.pkg:
+			if inner, ok := e.Underlying().(*types.Interface); ok {
+				unexported = l.members(head, inner) || unexported
+			}
+		default:
+			l.add("%s, embedded %s", head, l.typ(e))
+		}
+	}
+	return unexported
+}
+
+// typeParams prints a type parameter list: "[K comparable, V any]".
+func (l *lister) typeParams(tps *types.TypeParamList) string {
+	if tps.Len() == 0 {
+		return ""
+	}
+	parts := make([]string, tps.Len())
+	for i := range parts {
+		tp := tps.At(i)
+		parts[i] = l.typ(tp) + " " + l.typ(tp.Constraint())
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// types prints the types of a parameter or result list, one per name.
-func (pr *exprPrinter) types(fl *ast.FieldList) []string {
-	if fl == nil {
-		return nil
+// sig prints "(params) results", without names.
+func (l *lister) sig(s *types.Signature) string {
+	params := l.tuple(s.Params())
+	if s.Variadic() {
+		last := s.Params().At(s.Params().Len() - 1).Type().(*types.Slice)
+		params[len(params)-1] = "..." + l.typ(last.Elem())
 	}
-	var out []string
-	for _, fld := range fl.List {
-		t := pr.expr(fld.Type)
-		n := len(fld.Names)
-		if n == 0 {
-			n = 1
-		}
-		for range n {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// signature prints "(params) results" without names.
-func (pr *exprPrinter) signature(ft *ast.FuncType) string {
-	s := "(" + strings.Join(pr.types(ft.Params), ", ") + ")"
-	switch rs := pr.types(ft.Results); len(rs) {
+	out := "(" + strings.Join(params, ", ") + ")"
+	switch rs := l.tuple(s.Results()); len(rs) {
 	case 0:
 	case 1:
-		s += " " + rs[0]
+		out += " " + rs[0]
 	default:
-		s += " (" + strings.Join(rs, ", ") + ")"
-	}
-	return s
-}
-
-func (pr *exprPrinter) ident(name string) string {
-	if r, ok := pr.rename[name]; ok {
-		return r
-	}
-	return name
-}
-
-// expr prints a type or value expression.
-func (pr *exprPrinter) expr(e ast.Expr) string {
-	switch x := e.(type) {
-	case nil:
-		return ""
-	case *ast.Ident:
-		return pr.identExpr(x.Name)
-	case *ast.BasicLit:
-		return x.Value
-	case *ast.SelectorExpr:
-		if id, ok := x.X.(*ast.Ident); ok {
-			if ip, ok := pr.f.imports[id.Name]; ok {
-				return pr.qualified(ip, x.Sel.Name)
-			}
-		}
-		return pr.expr(x.X) + "." + x.Sel.Name
-	case *ast.StarExpr:
-		return "*" + pr.expr(x.X)
-	case *ast.ParenExpr:
-		return "(" + pr.expr(x.X) + ")"
-	case *ast.Ellipsis:
-		return "..." + pr.expr(x.Elt)
-	case *ast.ArrayType:
-		if x.Len == nil {
-			return "[]" + pr.expr(x.Elt)
-		}
-		return "[" + pr.expr(x.Len) + "]" + pr.expr(x.Elt)
-	case *ast.MapType:
-		return "map[" + pr.expr(x.Key) + "]" + pr.expr(x.Value)
-	case *ast.ChanType:
-		v := pr.expr(x.Value)
-		switch x.Dir {
-		case ast.SEND:
-			return "chan<- " + v
-		case ast.RECV:
-			return "<-chan " + v
-		}
-		if c, ok := x.Value.(*ast.ChanType); ok && c.Dir == ast.RECV {
-			v = "(" + v + ")"
-		}
-		return "chan " + v
-	case *ast.FuncType:
-		return "func" + pr.signature(x)
-	case *ast.StructType:
-		return "struct{" + strings.Join(pr.inlineFields(x.Fields), "; ") + "}"
-	case *ast.InterfaceType:
-		var parts []string
-		for _, fld := range x.Methods.List {
-			if ft, ok := fld.Type.(*ast.FuncType); ok && len(fld.Names) > 0 {
-				for _, n := range fld.Names {
-					parts = append(parts, n.Name+pr.signature(ft))
-				}
-				continue
-			}
-			parts = append(parts, pr.expr(fld.Type))
-		}
-		return "interface{" + strings.Join(parts, "; ") + "}"
-	case *ast.IndexExpr:
-		return pr.expr(x.X) + "[" + pr.expr(x.Index) + "]"
-	case *ast.IndexListExpr:
-		parts := make([]string, len(x.Indices))
-		for i, ix := range x.Indices {
-			parts[i] = pr.expr(ix)
-		}
-		return pr.expr(x.X) + "[" + strings.Join(parts, ", ") + "]"
-	case *ast.UnaryExpr:
-		return x.Op.String() + pr.expr(x.X)
-	case *ast.BinaryExpr:
-		return pr.expr(x.X) + " " + x.Op.String() + " " + pr.expr(x.Y)
-	case *ast.CallExpr:
-		parts := make([]string, len(x.Args))
-		for i, a := range x.Args {
-			parts[i] = pr.expr(a)
-		}
-		s := pr.expr(x.Fun) + "(" + strings.Join(parts, ", ")
-		if x.Ellipsis.IsValid() {
-			s += "..."
-		}
-		return s + ")"
-	}
-	// Composite literals, function literals and the like: as go/printer
-	// has them, on one line.
-	var buf bytes.Buffer
-	if err := printer.Fprint(&buf, token.NewFileSet(), e); err != nil {
-		return "?"
-	}
-	return strings.Join(strings.Fields(buf.String()), " ")
-}
-
-// inlineFields prints the fields of a struct type literal, names kept
-// (they are part of the type): "A int", "B, C string" as "B string; C
-// string", an embedded field as its type, a tag after the type.
-func (pr *exprPrinter) inlineFields(fl *ast.FieldList) []string {
-	var out []string
-	for _, fld := range fl.List {
-		t := pr.expr(fld.Type)
-		if fld.Tag != nil {
-			t += " " + fld.Tag.Value
-		}
-		if len(fld.Names) == 0 {
-			out = append(out, t)
-		}
-		for _, n := range fld.Names {
-			out = append(out, n.Name+" "+t)
-		}
+		out += " (" + strings.Join(rs, ", ") + ")"
 	}
 	return out
 }
 
-func (pr *exprPrinter) identExpr(name string) string {
-	if r, ok := pr.rename[name]; ok {
-		return r
+func (l *lister) tuple(t *types.Tuple) []string {
+	var out []string
+	for v := range t.Variables() {
+		out = append(out, l.typ(v.Type()))
 	}
-	if pr.tparams[name] {
-		return name
-	}
-	if pr.konst {
-		if name == "iota" && pr.iota >= 0 {
-			return strconv.Itoa(pr.iota)
-		}
-		if v := pr.p.values[name]; v != nil && v.isConst && pr.p.internal() && pr.depth < maxDepth {
-			return pr.inlineConst(pr.p, v)
-		}
-	}
-	if pr.qual != "" && !predeclared[name] && pr.p.declares(name) {
-		return pr.qual + "." + name
-	}
-	return name
+	return out
 }
 
-// qualified prints name of the package with import path ip. A constant of
-// an internal package of the module is replaced by its value when printing
-// a const, so that the listing shows what the value is.
-func (pr *exprPrinter) qualified(ip, name string) string {
-	if pr.konst && pr.depth < maxDepth {
-		if q := pr.p.mod.loadImport(ip); q != nil && q.internal() {
-			if v := q.values[name]; v != nil && v.isConst {
-				return pr.inlineConst(q, v)
+// typ prints a type as types.TypeString does, but with parameter names
+// dropped, packages named by their package clause and the listed
+// package unqualified.
+func (l *lister) typ(t types.Type) string {
+	switch t := t.(type) {
+	case *types.Basic:
+		return t.Name()
+	case *types.Pointer:
+		return "*" + l.typ(t.Elem())
+	case *types.Slice:
+		return "[]" + l.typ(t.Elem())
+	case *types.Array:
+		return "[" + strconv.FormatInt(t.Len(), 10) + "]" + l.typ(t.Elem())
+	case *types.Map:
+		return "map[" + l.typ(t.Key()) + "]" + l.typ(t.Elem())
+	case *types.Chan:
+		elem := l.typ(t.Elem())
+		switch t.Dir() {
+		case types.SendOnly:
+			return "chan<- " + elem
+		case types.RecvOnly:
+			return "<-chan " + elem
+		}
+		if c, ok := t.Elem().(*types.Chan); ok && c.Dir() == types.RecvOnly {
+			elem = "(" + elem + ")"
+		}
+		return "chan " + elem
+	case *types.Signature:
+		return "func" + l.sig(t)
+	case *types.Struct:
+		var parts []string
+		for i := range t.NumFields() {
+			f, s := t.Field(i), l.typ(t.Field(i).Type())
+			if !f.Embedded() {
+				s = f.Name() + " " + s
+			}
+			if tag := t.Tag(i); tag != "" {
+				s += " " + strconv.Quote(tag)
+			}
+			parts = append(parts, s)
+		}
+		return "struct{" + strings.Join(parts, "; ") + "}"
+	case *types.Interface:
+		if t.IsImplicit() { // [T ~int | ~string]
+			return l.typ(t.EmbeddedType(0))
+		}
+		var parts []string
+		for m := range t.ExplicitMethods() {
+			parts = append(parts, m.Name()+l.sig(m.Signature()))
+		}
+		for e := range t.EmbeddedTypes() {
+			parts = append(parts, l.typ(e))
+		}
+		return "interface{" + strings.Join(parts, "; ") + "}"
+	case *types.Union:
+		terms := make([]string, t.Len())
+		for i := range terms {
+			terms[i] = l.typ(t.Term(i).Type())
+			if t.Term(i).Tilde() {
+				terms[i] = "~" + terms[i]
 			}
 		}
+		return strings.Join(terms, " | ")
+	case *types.TypeParam:
+		if name, ok := l.rename[t]; ok {
+			return name
+		}
+		return t.Obj().Name()
+	case *types.Named:
+		return l.qualified(t.Obj()) + l.typeArgs(t.TypeArgs())
+	case *types.Alias:
+		return l.qualified(t.Obj()) + l.typeArgs(t.TypeArgs())
 	}
-	if ip == pr.self {
-		return name
-	}
-	return pr.p.mod.displayName(ip) + "." + name
+	return types.TypeString(t, nil)
 }
 
-const maxDepth = 16
-
-// inlineConst prints the value of constant v of package q in place of a
-// reference to it: parenthesized unless it is one token or the whole value,
-// converted to its type when it has one.
-func (pr *exprPrinter) inlineConst(q *pkg, v *value) string {
-	sub := printerFor(q, v.f, pr.self)
-	sub.depth = pr.depth + 1
-	s := sub.constValue(v)
-	if v.typ != nil {
-		return sub.expr(v.typ) + "(" + s + ")"
+func (l *lister) qualified(obj *types.TypeName) string {
+	if obj.Pkg() == nil || obj.Pkg() == l.pkg {
+		return obj.Name()
 	}
-	if !pr.bare && strings.ContainsAny(s, " ") {
-		return "(" + s + ")"
-	}
-	return s
+	return obj.Pkg().Name() + "." + obj.Name()
 }
 
-// constValue prints the value of a constant: its expression as written,
-// iota replaced by its value (and the whole folded into one number when it
-// is made of literals and iota only).
-func (pr *exprPrinter) constValue(v *value) string {
-	c := *pr
-	c.konst, c.iota = true, v.iota
-	switch unparen(v.val).(type) {
-	case *ast.Ident, *ast.SelectorExpr:
-		c.bare = true
+func (l *lister) typeArgs(args *types.TypeList) string {
+	if args.Len() == 0 {
+		return ""
 	}
-	if usesIota(v.val) {
-		if cv, ok := safeFold(v.val, v.iota); ok {
-			return cv.ExactString()
-		}
+	parts := make([]string, args.Len())
+	for i := range parts {
+		parts[i] = l.typ(args.At(i))
 	}
-	return c.expr(v.val)
-}
-
-func usesIota(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == "iota" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// safeFold is fold, with go/constant's panics on invalid operations
-// (a shift of a float, say) turned into a failure.
-func safeFold(e ast.Expr, iota int) (v constant.Value, ok bool) {
-	defer func() {
-		if recover() != nil {
-			v, ok = nil, false
-		}
-	}()
-	return fold(e, iota)
-}
-
-// fold evaluates a constant expression made of literals, iota, parentheses
-// and operators.
-func fold(e ast.Expr, iota int) (constant.Value, bool) {
-	switch x := e.(type) {
-	case *ast.BasicLit:
-		v := constant.MakeFromLiteral(x.Value, x.Kind, 0)
-		return v, v.Kind() != constant.Unknown
-	case *ast.Ident:
-		switch x.Name {
-		case "iota":
-			return constant.MakeInt64(int64(iota)), true
-		case "true":
-			return constant.MakeBool(true), true
-		case "false":
-			return constant.MakeBool(false), true
-		}
-	case *ast.ParenExpr:
-		return fold(x.X, iota)
-	case *ast.UnaryExpr:
-		v, ok := fold(x.X, iota)
-		if !ok {
-			return nil, false
-		}
-		switch x.Op {
-		case token.ADD, token.SUB, token.XOR, token.NOT:
-			r := constant.UnaryOp(x.Op, v, 0)
-			return r, r.Kind() != constant.Unknown
-		}
-	case *ast.BinaryExpr:
-		a, ok1 := fold(x.X, iota)
-		b, ok2 := fold(x.Y, iota)
-		if !ok1 || !ok2 {
-			return nil, false
-		}
-		switch x.Op {
-		case token.SHL, token.SHR:
-			s, ok := constant.Uint64Val(b)
-			if !ok || s > 1024 || a.Kind() != constant.Int {
-				return nil, false
-			}
-			return constant.Shift(a, x.Op, uint(s)), true
-		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
-			return constant.MakeBool(constant.Compare(a, x.Op, b)), true
-		case token.QUO:
-			if constant.Sign(b) == 0 {
-				return nil, false
-			}
-			if a.Kind() == constant.Int && b.Kind() == constant.Int {
-				return constant.BinaryOp(a, token.QUO_ASSIGN, b), true // integer division
-			}
-		case token.REM:
-			if constant.Sign(b) == 0 {
-				return nil, false
-			}
-		}
-		r := constant.BinaryOp(a, x.Op, b)
-		return r, r.Kind() != constant.Unknown
-	}
-	return nil, false
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -1,4 +1,4 @@
-// Package statuspage tests health's status page in a real browser: it
+// Package statuspage tests healthhttp's status page in a real browser: it
 // runs examples/demo against a WebSocket feed that the test stops and
 // starts, opens the demo's /status page in headless Chromium (Debian's
 // chromium, driven by chromedp) and reads the page's DOM while the feed

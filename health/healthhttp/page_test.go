@@ -1,4 +1,4 @@
-package health_test
+package healthhttp_test
 
 import (
 	"crypto/sha256"
@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/health/healthhttp"
 )
 
 // historied is a Source with a History.
@@ -45,7 +46,7 @@ func pageRegistry() *health.Registry {
 
 func TestStatusPageIsSelfContainedAndAllowedByItsCSP(t *testing.T) {
 	rec := httptest.NewRecorder()
-	pageRegistry().StatusPage(health.StatusPageOptions{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status", nil))
+	healthhttp.StatusPage(pageRegistry(), healthhttp.StatusPageOptions{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status", nil))
 	require.Equal(t, http.StatusOK, rec.Code)
 	assert.Equal(t, "text/html; charset=utf-8", rec.Header().Get("Content-Type"))
 	page := rec.Body.String()
@@ -70,7 +71,7 @@ func TestStatusPageIsSelfContainedAndAllowedByItsCSP(t *testing.T) {
 func TestStatusPageJSON(t *testing.T) {
 	for _, verbose := range []bool{false, true} {
 		rec := httptest.NewRecorder()
-		pageRegistry().StatusPage(health.StatusPageOptions{Verbose: verbose}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status?format=json", nil))
+		healthhttp.StatusPage(pageRegistry(), healthhttp.StatusPageOptions{Verbose: verbose}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status?format=json", nil))
 		require.Equal(t, http.StatusOK, rec.Code)
 		assert.Equal(t, "application/json", rec.Header().Get("Content-Type"))
 		raw, _ := io.ReadAll(rec.Body)
@@ -112,7 +113,7 @@ func TestStatusPageJSON(t *testing.T) {
 
 func TestStatusPageEscapesTheData(t *testing.T) {
 	rec := httptest.NewRecorder()
-	pageRegistry().StatusPage(health.StatusPageOptions{Verbose: true, Title: "<b>shop</b>"}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status", nil))
+	healthhttp.StatusPage(pageRegistry(), healthhttp.StatusPageOptions{Verbose: true, Title: "<b>shop</b>"}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status", nil))
 	page := rec.Body.String()
 	assert.NotContains(t, page, "<script>alert(1)</script>", "error text cannot end the data block")
 	assert.NotContains(t, page, "<b>shop</b>")

@@ -1,4 +1,4 @@
-package health
+package healthhttp
 
 import (
 	"bytes"
@@ -10,10 +10,11 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// StatusPageOptions configures Registry.StatusPage.
+// StatusPageOptions configures StatusPage.
 type StatusPageOptions struct {
 	// Title heads the page; "" means "redial".
 	Title string
@@ -24,7 +25,7 @@ type StatusPageOptions struct {
 }
 
 // StatusPage returns a handler serving one self-contained HTML page for
-// operators: one row per source with its state (colour and word), since
+// operators: one row per source of r with its state (colour and word), since
 // when, the failed attempts, the next attempt as a countdown, the
 // reconnects in the last minute, the endpoint, and the last transitions
 // drawn as an inline SVG timeline (from the source's History, when it is a
@@ -33,12 +34,12 @@ type StatusPageOptions struct {
 // its own inline script and style (by hash) and requests to itself; it
 // refreshes itself every second from the same URL with ?format=json,
 // without reloading. Mount it on a path of its own (say /status).
-func (r *Registry) StatusPage(o StatusPageOptions) http.Handler {
+func StatusPage(r *health.Registry, o StatusPageOptions) http.Handler {
 	if o.Title == "" {
 		o.Title = "redial"
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		snap := r.snapshot(o.Verbose, time.Now())
+		snap := snapshot(r.Entries(), o.Verbose, time.Now())
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if req.URL.Query().Get("format") == "json" {
@@ -70,48 +71,34 @@ type pageSnapshot struct {
 	Sources []pageSource `json:"sources"`
 }
 
+// pageSource is a probe's source report and what only the page shows.
 type pageSource struct {
-	Name        string           `json:"name"`
-	Critical    bool             `json:"critical"`
-	State       State            `json:"state"`
-	Since       time.Time        `json:"since"`
-	Attempt     int              `json:"attempt"`
-	Connects    uint64           `json:"connects"`
-	NextAttempt *time.Time       `json:"next_attempt,omitempty"`
-	Reconnects  int              `json:"reconnects_last_minute"`
-	Endpoint    string           `json:"endpoint,omitempty"`
-	LastError   string           `json:"last_error,omitempty"`
-	LastFailure *time.Time       `json:"last_failure,omitempty"`
-	History     []pageTransition `json:"history"`
+	sourceReport
+	Reconnects int              `json:"reconnects_last_minute"`
+	Endpoint   string           `json:"endpoint,omitempty"`
+	History    []pageTransition `json:"history"`
 }
 
 type pageTransition struct {
 	At     time.Time     `json:"at"`
-	From   State         `json:"from"`
-	To     State         `json:"to"`
+	From   health.State  `json:"from"`
+	To     health.State  `json:"to"`
 	Delay  time.Duration `json:"delay_ns,omitempty"`
 	Reason string        `json:"reason,omitempty"`
 	Err    string        `json:"err,omitempty"`
 }
 
-// snapshot reads every source once.
-func (r *Registry) snapshot(verbose bool, now time.Time) pageSnapshot {
-	es, hs := r.read(true)
-	snap := pageSnapshot{Now: now, Ready: ready(es), Live: live(es), Sources: make([]pageSource, len(es))}
+// snapshot is the page's data from one reading of every source.
+func snapshot(es health.Entries, verbose bool, now time.Time) pageSnapshot {
+	snap := pageSnapshot{Now: now, Ready: es.Ready(), Live: es.Live(), Sources: make([]pageSource, len(es))}
 	for i, e := range es {
-		st := e.Status
-		ps := pageSource{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt,
-			Connects: st.Connects, Reconnects: st.ReconnectsLastMinute, Endpoint: st.Endpoint, History: []pageTransition{}}
-		if !st.NextAttempt.IsZero() && st.State == Backoff {
-			ps.NextAttempt = &st.NextAttempt
+		ps := pageSource{sourceReport: reportOf(e, verbose), Reconnects: e.Status.ReconnectsLastMinute,
+			Endpoint: e.Status.Endpoint, History: []pageTransition{}}
+		var history []health.Transition
+		if h, ok := e.Source.(health.HistorySource); ok {
+			history = h.History()
 		}
-		if verbose && st.Err != nil {
-			ps.LastError = redact.Text(st.Err.Error())
-			if !st.LastFailure.IsZero() {
-				ps.LastFailure = &st.LastFailure
-			}
-		}
-		for _, t := range hs[i] {
+		for _, t := range history {
 			pt := pageTransition{At: t.At, From: t.From, To: t.To, Delay: t.Delay, Reason: t.Reason}
 			if verbose && t.Err != nil {
 				pt.Err = redact.Text(t.Err.Error())

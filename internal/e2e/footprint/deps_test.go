@@ -1,0 +1,29 @@
+package footprint
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSupervisingLinksNoHTTP: a program that only supervises (backoff,
+// supervisor, health, adapters/tcp) links no HTTP server code and no
+// templates: the probes and the status page live in health/healthhttp.
+func TestSupervisingLinksNoHTTP(t *testing.T) {
+	for _, pkg := range []string{"backoff", "health", "supervisor", "adapters/tcp"} {
+		out, err := exec.Command("go", "list", "-deps", "github.com/redial-go/redial/"+pkg).CombinedOutput()
+		require.NoError(t, err, "go list -deps %s:\n%s", pkg, out)
+		deps := strings.Fields(string(out))
+		require.Contains(t, deps, "github.com/redial-go/redial/"+pkg)
+		var bad []string
+		for _, d := range deps {
+			if d == "net/http" || strings.HasPrefix(d, "net/http/") || d == "html/template" || d == "text/template" {
+				bad = append(bad, d)
+			}
+		}
+		assert.Empty(t, bad, "%s links HTTP or template packages", pkg)
+	}
+}

@@ -1,0 +1,100 @@
+package readme
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeSystem is a PATH whose id, sudo and apt-get are stubs that log what
+// test.sh asks of them, with the paths test.sh checks pointing at files
+// that exist or not.
+type fakeSystem struct {
+	dir, log string
+	env      []string
+}
+
+func newFakeSystem(t *testing.T, uid string, present ...string) *fakeSystem {
+	t.Helper()
+	f := &fakeSystem{dir: t.TempDir()}
+	f.log = filepath.Join(f.dir, "log")
+	bin := filepath.Join(f.dir, "bin")
+	require.NoError(t, os.Mkdir(bin, 0o755))
+	policy := filepath.Join(f.dir, "policy-rc.d")
+	for name, script := range map[string]string{
+		"id":      `[ "$1" = -u ] && echo ` + uid,
+		"sudo":    `echo "sudo $*" >>"$LOG"; exec "$@"`,
+		"apt-get": `echo "apt-get $* DEBIAN_FRONTEND=$DEBIAN_FRONTEND policy-rc.d:$(test -x "$TEST_SH_POLICY" && cat "$TEST_SH_POLICY" | tail -1)" >>"$LOG"`,
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755))
+	}
+	paths := map[string]string{
+		"postgresql":      filepath.Join(f.dir, "postgresql", "15", "bin", "initdb"),
+		"chromium":        filepath.Join(f.dir, "chromium"),
+		"rabbitmq-server": filepath.Join(f.dir, "rabbitmq-server"),
+	}
+	for _, p := range present {
+		require.NoError(t, os.MkdirAll(filepath.Dir(paths[p]), 0o755))
+		require.NoError(t, os.WriteFile(paths[p], nil, 0o755))
+	}
+	f.env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "LOG="+f.log,
+		"TEST_SH_PG="+filepath.Join(f.dir, "postgresql", "*", "bin", "initdb"),
+		"TEST_SH_CHROMIUM="+paths["chromium"], "TEST_SH_RABBITMQ="+paths["rabbitmq-server"],
+		"TEST_SH_POLICY="+policy)
+	return f
+}
+
+// install runs test.sh -install and returns what the stubs logged.
+func (f *fakeSystem) install(t *testing.T) []string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(root(t), "test.sh"), "-install")
+	cmd.Env = f.env
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "test.sh -install:\n%s", out)
+	_, err = os.Stat(filepath.Join(f.dir, "policy-rc.d"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "the policy-rc.d it wrote is gone afterwards")
+	data, err := os.ReadFile(f.log)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	require.NoError(t, err)
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+}
+
+// TestScriptInstallsWhatIsMissing: test.sh installs with apt-get only the
+// packages whose binaries are missing, as root directly and otherwise
+// through sudo, non-interactively, with a policy-rc.d that keeps their
+// services from starting; with nothing missing it asks for nothing.
+func TestScriptInstallsWhatIsMissing(t *testing.T) {
+	const quiet = " DEBIAN_FRONTEND=noninteractive policy-rc.d:exit 101"
+	assert.Equal(t, []string{
+		"apt-get update -qq" + quiet,
+		"apt-get install -y -qq --no-install-recommends postgresql chromium rabbitmq-server" + quiet,
+	}, newFakeSystem(t, "0").install(t), "as root, everything missing")
+
+	assert.Equal(t, []string{
+		"sudo tee " + "POLICY",
+		"sudo chmod +x POLICY",
+		"sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq",
+		"apt-get update -qq" + quiet,
+		"sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rabbitmq-server",
+		"apt-get install -y -qq --no-install-recommends rabbitmq-server" + quiet,
+		"sudo rm -f POLICY",
+	}, policyAs(newFakeSystem(t, "1000", "postgresql", "chromium"), t), "as a user, RabbitMQ missing")
+
+	assert.Empty(t, newFakeSystem(t, "1000", "postgresql", "chromium", "rabbitmq-server").install(t), "nothing missing")
+}
+
+// policyAs runs install and writes the policy-rc.d path as POLICY.
+func policyAs(f *fakeSystem, t *testing.T) []string {
+	lines := f.install(t)
+	for i := range lines {
+		lines[i] = strings.ReplaceAll(lines[i], filepath.Join(f.dir, "policy-rc.d"), "POLICY")
+	}
+	return lines
+}
