@@ -102,6 +102,15 @@ func (o Options[C]) Settings() Settings {
 	}
 }
 
+// settings are the Settings a Supervisor uses once New made its policy
+// (which holds the delay rules) and its Status (which holds the Name).
+type settings struct {
+	connectTimeout time.Duration
+	maxAttempts    int
+	classify       func(error) error
+	logger         *slog.Logger
+}
+
 // validate checks every field and fills in the defaults.
 func (o *Settings) validate() error {
 	switch {

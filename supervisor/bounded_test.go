@@ -1,0 +1,205 @@
+package supervisor_test
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// stuck is the fake whose first Connect ignores its ctx: it waits for
+// release, then panics with value when that is set, or connects.
+type stuck struct {
+	*fake
+	mu      sync.Mutex
+	calls   int
+	release chan struct{}
+	value   any
+}
+
+func (s *stuck) Connect(ctx context.Context) (*conn, error) {
+	s.mu.Lock()
+	s.calls++
+	first := s.calls == 1
+	s.mu.Unlock()
+	if first {
+		<-s.release
+		if s.value != nil {
+			panic(s.value)
+		}
+	}
+	return s.fake.Connect(ctx)
+}
+
+// attemptEnd is when an attempt whose calls ignore ctx is abandoned.
+const attemptEnd = time.Second + 100*time.Millisecond
+
+func boundedOptions() supervisor.Options[*conn] {
+	o := exponential(time.Second, time.Minute)
+	o.ConnectTimeout = time.Second
+	return o
+}
+
+func TestAConnectThatIgnoresCtxIsAbandonedAtConnectTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		c := &stuck{fake: f, release: make(chan struct{})}
+		t0 := time.Now()
+		r := start(t, c, boundedOptions())
+		time.Sleep(attemptEnd)
+		synctest.Wait()
+		st := r.Status()
+		require.Equal(t, health.Backoff, st.State, "the attempt ends at ConnectTimeout")
+		assert.Equal(t, t0.Add(attemptEnd), st.Since)
+		assert.ErrorIs(t, st.Err, context.DeadlineExceeded)
+		assert.Contains(t, st.Err.Error(), "connect: timed out after 1s")
+
+		r.untilConnected(t) // the next attempt, while the first call still runs
+		live, err := r.Conn(t.Context())
+		require.NoError(t, err)
+		close(c.release) // the late result
+		synctest.Wait()
+		late := f.last()
+		require.NotSame(t, live, late)
+		f.mu.Lock()
+		assert.Equal(t, 1, f.closes[late], "the late connection is closed")
+		f.mu.Unlock()
+		got, err := r.Conn(t.Context())
+		require.NoError(t, err)
+		assert.Same(t, live, got, "the late connection is never handed out")
+		require.NoError(t, r.stop())
+		_, _, open, _ := f.snapshot()
+		assert.Zero(t, open)
+	})
+}
+
+func TestAnOnConnectThatIgnoresCtxIsAbandonedAtConnectTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		release := make(chan struct{})
+		o := boundedOptions()
+		calls := 0
+		o.OnConnect = func(context.Context, *conn) error {
+			calls++
+			if calls == 1 {
+				<-release
+			}
+			return nil
+		}
+		t0 := time.Now()
+		r := start(t, f, o)
+		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+		_, err := r.Conn(ctx)
+		cancel()
+		require.ErrorIs(t, err, context.DeadlineExceeded, "no connection before OnConnect returned")
+		time.Sleep(t0.Add(attemptEnd).Sub(time.Now()))
+		synctest.Wait()
+		st := r.Status()
+		require.Equal(t, health.Backoff, st.State)
+		assert.Equal(t, t0.Add(attemptEnd), st.Since)
+		assert.Contains(t, st.Err.Error(), "on connect: timed out after 1s")
+		first := f.last()
+		r.untilConnected(t)
+		live, err := r.Conn(t.Context())
+		require.NoError(t, err)
+		assert.NotSame(t, first, live)
+		f.mu.Lock()
+		assert.Zero(t, f.closes[first], "closed once its OnConnect returned, not while it runs")
+		f.mu.Unlock()
+		close(release)
+		synctest.Wait()
+		f.mu.Lock()
+		assert.Equal(t, 1, f.closes[first], "the abandoned attempt's connection is closed")
+		f.mu.Unlock()
+		require.NoError(t, r.stop())
+		_, _, open, _ := f.snapshot()
+		assert.Zero(t, open)
+	})
+}
+
+func TestRunReturnsPromptlyWhileACallIgnoresCtx(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		c := &stuck{fake: f, release: make(chan struct{})}
+		o := boundedOptions()
+		o.ConnectTimeout = 10 * time.Second
+		r := start(t, c, o)
+		time.Sleep(time.Second)
+		t0 := time.Now()
+		r.cancel()
+		require.NoError(t, <-r.done)
+		assert.LessOrEqual(t, time.Since(t0), 100*time.Millisecond, "Run returned long after its ctx ended")
+		assert.Equal(t, health.Stopped, r.Status().State)
+		close(c.release) // the abandoned call returns after Run did: its connection is closed
+		synctest.Wait()
+		_, _, open, maxOpen := f.snapshot()
+		assert.Zero(t, open)
+		assert.Equal(t, 1, maxOpen)
+	})
+}
+
+func TestAPanicInAnAbandonedCallFailsTheRunningSupervisor(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		value := &boom{"late"}
+		c := &stuck{fake: f, release: make(chan struct{}), value: value}
+		s, err := supervisor.New[*conn](c, boundedOptions())
+		require.NoError(t, err)
+		ch, _ := s.Subscribe()
+		recovered := make(chan any, 1)
+		go func() {
+			defer func() { recovered <- recover() }()
+			_ = s.Run(t.Context())
+		}()
+		time.Sleep(attemptEnd)
+		synctest.Wait()
+		require.Equal(t, health.Backoff, s.Status().State)
+		time.Sleep(time.Until(s.Status().NextAttempt))
+		synctest.Wait()
+		require.Equal(t, health.Connected, s.Status().State)
+		close(c.release)
+		assert.Same(t, value, <-recovered)
+		assertPanicked(t, s, ch, "Connect")
+		_, _, open, _ := f.snapshot()
+		assert.Zero(t, open)
+	})
+}
+
+// slowHandler takes 20ms per record, on the supervisor's clock.
+type slowHandler struct{}
+
+func (slowHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (slowHandler) Handle(context.Context, slog.Record) error {
+	time.Sleep(20 * time.Millisecond)
+	return nil
+}
+func (h slowHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h slowHandler) WithGroup(string) slog.Handler      { return h }
+
+func TestErrIsSetBeforeTheFinalStatus(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{results: []error{backoff.Permanent(errRefused)}}
+		o := exponential(time.Second, time.Minute)
+		o.Logger = slog.New(slowHandler{})
+		s, err := supervisor.New[*conn](f, o)
+		require.NoError(t, err)
+		ch, _ := s.Subscribe()
+		done := make(chan error, 1)
+		go func() { done <- s.Run(t.Context()) }()
+		for range ch {
+		}
+		err = s.Err()
+		assert.ErrorIs(t, err, supervisor.ErrFailed, "the loop over the health channel ended: Err says why")
+		assert.ErrorIs(t, err, errRefused)
+		assert.Equal(t, err, <-done)
+	})
+}
