@@ -3,6 +3,8 @@ package supervisor_test
 import (
 	"context"
 	"log/slog"
+	"os"
+	"os/exec"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -202,4 +204,27 @@ func TestErrIsSetBeforeTheFinalStatus(t *testing.T) {
 		assert.ErrorIs(t, err, errRefused)
 		assert.Equal(t, err, <-done)
 	})
+}
+
+// After Run returned no one can recover a panic of a call it abandoned:
+// it crashes the program, as any goroutine's unrecovered panic does, rather
+// than vanish.
+func TestAPanicInAnAbandonedCallAfterRunReturnedCrashes(t *testing.T) {
+	if os.Getenv("REDIAL_LATE_PANIC") == "1" {
+		synctest.Test(t, func(t *testing.T) {
+			c := &stuck{fake: &fake{}, release: make(chan struct{}), value: "late boom"}
+			r := start(t, c, boundedOptions())
+			time.Sleep(time.Second)
+			require.NoError(t, r.stop())
+			close(c.release)
+			synctest.Wait()
+		})
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAPanicInAnAbandonedCallAfterRunReturnedCrashes$")
+	cmd.Env = append(os.Environ(), "REDIAL_LATE_PANIC=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "the program went on: %s", out)
+	assert.Contains(t, string(out), "panic: late boom")
 }

@@ -54,16 +54,17 @@ func (h *hand[C]) crash(p *panicError) {
 
 // latePanic hands Run's goroutine the panic of a call it abandoned: Run
 // fails with it at its next step, woken as Invalidate wakes it. After Run's
-// final Status there is no one to hand it to: it panics on the call's
-// goroutine, as an unrecovered panic of a goroutine the program started
-// would.
+// final Status there is no one to hand it to: it is raised again on a
+// goroutine of its own, which crashes the program as a goroutine's
+// unrecovered panic does.
 func (s *Supervisor[C]) latePanic(p *panicError) {
 	var zero C
 	var cancel context.CancelCauseFunc
 	s.mu.Lock()
 	if s.over {
 		s.mu.Unlock()
-		panic(p.value)
+		go func() { panic(p.value) }()
+		return
 	}
 	s.late.CompareAndSwap(nil, p)
 	switch {

@@ -40,9 +40,10 @@ func (e *InvalidatedError) Error() string { return e.Err.Error() }
 func (e *InvalidatedError) Unwrap() error { return e.Err }
 
 // Supervisor owns one connection's lifecycle: dial, watch, close, back off,
-// dial again. Run is its one goroutine; every other method is safe for
-// concurrent use from any goroutine, never blocks on Run (Conn waits only
-// for its ctx or a state change), and never runs user code.
+// dial again. Run owns it, making each step on a short-lived goroutine it
+// waits for; every other method is safe for concurrent use from any
+// goroutine, never blocks on Run (Conn waits only for its ctx or a state
+// change), and never runs user code.
 type Supervisor[C comparable] struct {
 	// The Connector's optional interfaces (Watcher, BrokenChecker,
 	// Endpoints) are asserted where they are used, not kept: an idle
