@@ -9,9 +9,7 @@ import (
 	"github.com/redial-go/redial/health"
 )
 
-// errAbandoned is the error of an attempt whose call did not return by
-// ConnectTimeout and a grace: it still runs, and its late connection will
-// be closed when it returns.
+// errAbandoned is the error of an attempt whose call was abandoned.
 var errAbandoned = fmt.Errorf("abandoned, still running: %w", context.DeadlineExceeded)
 
 // attempt makes one attempt within ConnectTimeout, Connect then OnConnect,
@@ -108,9 +106,8 @@ func (h *hand[C]) connectAndSubscribe() {
 	}
 }
 
-// grace is how long a call of the attempt may take to return after its
-// ctx ended before it is abandoned: a tenth of ConnectTimeout, at most
-// 100ms.
+// grace is how long after its ctx ended a call of the attempt is
+// abandoned: a tenth of ConnectTimeout, at most 100ms.
 func grace(timeout time.Duration) time.Duration { return min(timeout/10, 100*time.Millisecond) }
 
 // States of the attempt's calls (hand.state).
@@ -125,11 +122,10 @@ const (
 // the limit's goroutine (expire).
 var errGone = &panicError{msg: "abandoned"}
 
-// bounded makes the attempt's call in (with conn, for OnConnect) on the
-// hand. When the attempt's limit fires first, the call is abandoned:
-// expire goes on with the burst on the limit's goroutine, and this one,
-// once the call returns, closes its late connection, hands a panic to Run
-// and unwinds.
+// bounded makes the attempt's call in (with conn, for OnConnect). When the
+// limit fires first, expire goes on with the burst on its goroutine, and
+// this one, once the call returns, closes its late connection, hands a
+// panic to Run and unwinds.
 func (h *hand[C]) bounded(in string, conn C) (C, error) {
 	h.in = in
 	if !h.state.CompareAndSwap(between, calling) {
@@ -189,9 +185,8 @@ func (h *hand[C]) expire() {
 	h.state.CompareAndSwap(between, expired)
 }
 
-// abandoned goes on with an attempt whose call was abandoned: its
-// connection, if it holds one (OnConnect's), is no longer live, and is
-// closed when the call returns.
+// abandoned goes on with an attempt whose call was abandoned; OnConnect's
+// connection, no longer live, is closed when the call returns.
 func (h *hand[C]) abandoned() {
 	var zero C
 	if h.held != zero {

@@ -7,15 +7,13 @@ import "context"
 // goroutine, the others on a short-lived goroutine while the supervisor's
 // waits (so that a deep dial's stack is not kept by an idle supervisor).
 //
-// The exception is a call abandoned: a Connect, ConnectTo or OnConnect (a
-// hook it calls included) that has not returned by ConnectTimeout and a
-// grace (a tenth of it, at most 100ms; the grace alone once Run's ctx
-// ended). The attempt fails with a timeout and the supervisor goes on, so
-// the call may still run when the next attempt starts, or after Run
-// returned. When it returns, its connection is closed, concurrently with
-// the supervisor's calls, and never handed out; its panic fails the
-// supervisor as any callback's does (after Run returned, it crashes the
-// program, as a goroutine's unrecovered panic does).
+// The exception: a Connect, ConnectTo or OnConnect (a hook it calls
+// included) that has not returned by ConnectTimeout and a grace (a tenth of
+// it, at most 100ms; the grace alone once Run's ctx ended) is abandoned.
+// The attempt fails with a timeout; the call may still run during the next
+// attempt or after Run returned. When it returns, its connection is closed,
+// concurrently, and never handed out; its panic fails the supervisor (after
+// Run returned, it crashes the program).
 //
 // C must be comparable for real: an interface type whose dynamic values are
 // not comparable (a struct holding a slice, say) panics when the supervisor

@@ -17,17 +17,11 @@ import (
 var errNeither = errors.New("connector returned neither a connection nor an error")
 
 // hand is a short-lived goroutine that makes one burst of the lifecycle's
-// work while Run's goroutine waits for it: an attempt (Connect or
-// ConnectTo, OnConnect, publishing how it went), the end of a connection
-// (Classify, Close, the backoff), the stop. Every callback but Watch runs
-// on a hand, the Logger's handler included.
-//
-// Go never shrinks a parked goroutine's stack back to the smallest size,
-// so whatever a deep dial or a log record grew on Run's goroutine would
-// stay for the connection's life; a hand's stack is freed when it ends.
-// The hand owns the lifecycle state while Run's goroutine waits, so there
-// is still one owner at a time. A panic is recovered here: the hand closes
-// the connection and makes the supervisor Failed, and Run panics again.
+// work (an attempt, the end of a connection, the stop) while Run's waits,
+// owning the lifecycle state meanwhile. Every callback but Watch runs on a
+// hand, so what a dial or a log handler grows on its stack is freed when
+// it ends (Go never shrinks a parked goroutine's stack). A panic is
+// recovered here and ends the supervisor (crash).
 type hand[C comparable] struct {
 	s      *Supervisor[C]
 	ctx    context.Context // Run's
@@ -150,9 +144,7 @@ func (s *Supervisor[C]) classify(err error) error {
 	return err
 }
 
-// log writes the record for ev when a Logger is set: the hand's own frames
-// grow by the handler's, not Run's goroutine's. The record reads s.status
-// and s.logs, which the hand owns meanwhile.
+// log writes the record for ev when a Logger is set.
 func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	s := h.s
 	if s.opts.logger == nil {

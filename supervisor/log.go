@@ -32,8 +32,7 @@ const (
 	repeatWarnEvery = time.Minute
 )
 
-// logState is the Logger's memory of repeated failures. Run's goroutine
-// owns it.
+// logState is the Logger's memory of repeated failures. Run owns it.
 type logState struct {
 	lastErr  string
 	repeated int

@@ -52,11 +52,9 @@ func (h *hand[C]) crash(p *panicError) {
 	h.panicked = p
 }
 
-// latePanic hands Run's goroutine the panic of a call it abandoned: Run
-// fails with it at its next step, woken as Invalidate wakes it. After Run's
-// final Status there is no one to hand it to: it is raised again on a
-// goroutine of its own, which crashes the program as a goroutine's
-// unrecovered panic does.
+// latePanic hands Run the panic of a call it abandoned, waking it as
+// Invalidate does. After the final Status it is raised again on a
+// goroutine of its own, which crashes the program.
 func (s *Supervisor[C]) latePanic(p *panicError) {
 	var zero C
 	var cancel context.CancelCauseFunc

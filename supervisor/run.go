@@ -10,14 +10,9 @@ import "context"
 // a second call returns ErrAlreadyStarted. When a callback panics, Run
 // panics with the same value once the supervisor is Failed (ErrPanicked)
 // and Done is closed.
-//
-// Run's goroutine only waits: for a hand that makes a burst of the
-// lifecycle's work (hand.go), for the connection to break (waitInvalid, or
-// Watch, the one callback made here), and for the next attempt. So its
-// frames stay shallow, and an idle supervisor's goroutine keeps the
-// smallest stack whatever a dial, a log handler or a redactor needs
-// (stack_test.go holds the budget).
 func (s *Supervisor[C]) Run(ctx context.Context) error {
+	// Run's goroutine only waits, for a hand (hand.go), the connection's
+	// end or the next attempt: it keeps the smallest stack (stack_test.go).
 	if !s.started.CompareAndSwap(false, true) {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
@@ -77,10 +72,8 @@ func (s *Supervisor[C]) burst(ctx context.Context, o op, conn C, reason error) *
 }
 
 // waitInvalid blocks until the connection is invalidated or ctx ends, and
-// returns why: it serves a connection without a Watcher, allocating
-// nothing. It is the frame an idle supervisor parks in, so it holds
-// nothing else: a bigger frame here is what pushed an idle goroutine past
-// the smallest stack.
+// returns why. It is the frame an idle supervisor without a Watcher parks
+// in: it holds and allocates nothing else.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
 	select {
 	case err := <-s.invalid:

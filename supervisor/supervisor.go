@@ -58,7 +58,7 @@ type Supervisor[C comparable] struct {
 	retryable atomic.Bool   // set under mu: in a Backoff wait that RetryNow may cut (see cuttable)
 	done      chan struct{} // closed when Run has returned; then failErr is Run's result
 
-	// Run's goroutine owns these.
+	// Run owns these (its goroutine, or its hand while that one waits).
 	policy    *policy.Policy
 	logs      *logState // with a Logger
 	failures  int32     // consecutive failed attempts
