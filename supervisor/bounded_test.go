@@ -142,30 +142,39 @@ func TestRunReturnsPromptlyWhileACallIgnoresCtx(t *testing.T) {
 }
 
 func TestAPanicInAnAbandonedCallFailsTheRunningSupervisor(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := &fake{}
-		value := &boom{"late"}
-		c := &stuck{fake: f, release: make(chan struct{}), value: value}
-		s, err := supervisor.New[*conn](c, boundedOptions())
-		require.NoError(t, err)
-		ch, _ := s.Subscribe()
-		recovered := make(chan any, 1)
-		go func() {
-			defer func() { recovered <- recover() }()
-			_ = s.Run(t.Context())
-		}()
-		time.Sleep(attemptEnd)
-		synctest.Wait()
-		require.Equal(t, health.Backoff, s.Status().State)
-		time.Sleep(time.Until(s.Status().NextAttempt))
-		synctest.Wait()
-		require.Equal(t, health.Connected, s.Status().State)
-		close(c.release)
-		assert.Same(t, value, <-recovered)
-		assertPanicked(t, s, ch, "Connect")
-		_, _, open, _ := f.snapshot()
-		assert.Zero(t, open)
-	})
+	for name, results := range map[string][]error{
+		"connected":    nil,
+		"backing off": {errRefused}, // the second attempt fails: a minute's wait
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				f := &fake{results: results}
+				value := &boom{"late"}
+				c := &stuck{fake: f, release: make(chan struct{}), value: value}
+				o := boundedOptions()
+				o.Backoff = backoffConfig(time.Second, time.Hour)
+				s, err := supervisor.New[*conn](c, o)
+				require.NoError(t, err)
+				ch, _ := s.Subscribe()
+				recovered := make(chan any, 1)
+				go func() {
+					defer func() { recovered <- recover() }()
+					_ = s.Run(t.Context())
+				}()
+				time.Sleep(attemptEnd)
+				synctest.Wait()
+				require.Equal(t, health.Backoff, s.Status().State)
+				time.Sleep(time.Until(s.Status().NextAttempt))
+				synctest.Wait()
+				t0 := time.Now()
+				close(c.release)
+				assert.Same(t, value, <-recovered)
+				assert.Equal(t, t0, time.Now(), "at once, not after the wait")
+				assertPanicked(t, s, ch, "Connect")
+				assert.Zero(t, f.openCount())
+			})
+		})
+	}
 }
 
 // slowHandler takes 20ms per record, on the supervisor's clock.
