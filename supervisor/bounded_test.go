@@ -143,7 +143,7 @@ func TestRunReturnsPromptlyWhileACallIgnoresCtx(t *testing.T) {
 
 func TestAPanicInAnAbandonedCallFailsTheRunningSupervisor(t *testing.T) {
 	for name, results := range map[string][]error{
-		"connected":    nil,
+		"connected":   nil,
 		"backing off": {errRefused}, // the second attempt fails: a minute's wait
 	} {
 		t.Run(name, func(t *testing.T) {
