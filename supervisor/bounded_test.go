@@ -144,16 +144,14 @@ func TestRunReturnsPromptlyWhileACallIgnoresCtx(t *testing.T) {
 func TestAPanicInAnAbandonedCallFailsTheRunningSupervisor(t *testing.T) {
 	for name, results := range map[string][]error{
 		"connected":   nil,
-		"backing off": {errRefused}, // the second attempt fails: a minute's wait
+		"backing off": {errRefused}, // the second attempt fails: Run waits 2s
 	} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				f := &fake{results: results}
 				value := &boom{"late"}
 				c := &stuck{fake: f, release: make(chan struct{}), value: value}
-				o := boundedOptions()
-				o.Backoff = backoffConfig(time.Second, time.Hour)
-				s, err := supervisor.New[*conn](c, o)
+				s, err := supervisor.New[*conn](c, boundedOptions())
 				require.NoError(t, err)
 				ch, _ := s.Subscribe()
 				recovered := make(chan any, 1)
