@@ -24,11 +24,11 @@ func (h *hand[C]) attempt() {
 	h.log(evConnecting, nil, 0)
 	timeout := s.opts.connectTimeout
 	h.actx, h.cancel = context.WithTimeout(h.ctx, timeout)
-	h.limit = time.AfterFunc(timeout+grace(timeout), h.expire)
+	h.limit = time.AfterFunc(timeout+grace, h.expire)
 	h.unlimit = context.AfterFunc(h.ctx, func() {
 		h.limitMu.Lock()
 		if h.limit != nil {
-			h.limit.Reset(grace(timeout))
+			h.limit.Reset(grace)
 		}
 		h.limitMu.Unlock()
 	})
@@ -107,8 +107,8 @@ func (h *hand[C]) connectAndSubscribe() {
 }
 
 // grace is how long after its ctx ended a call of the attempt is
-// abandoned: a tenth of ConnectTimeout, at most 100ms.
-func grace(timeout time.Duration) time.Duration { return min(timeout/10, 100*time.Millisecond) }
+// abandoned.
+const grace = 100 * time.Millisecond
 
 // States of the attempt's calls (hand.state).
 const (

@@ -8,8 +8,8 @@ import "context"
 // waits (so that a deep dial's stack is not kept by an idle supervisor).
 //
 // The exception: a Connect, ConnectTo or OnConnect (a hook it calls
-// included) that has not returned by ConnectTimeout and a grace (a tenth of
-// it, at most 100ms; the grace alone once Run's ctx ended) is abandoned.
+// included) that has not returned 100ms after its ctx ended (at
+// ConnectTimeout, or when Run's ctx ended) is abandoned.
 // The attempt fails with a timeout; the call may still run during the next
 // attempt or after Run returned. When it returns, its connection is closed,
 // concurrently, and never handed out; its panic fails the supervisor (after

@@ -161,7 +161,9 @@ func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 // attemptError classifies err and says which step failed, and whether it
 // was the attempt's timeout; the result is redacted, as Status shows it.
 func (h *hand[C]) attemptError(step string, err error) error {
-	timedOut := errors.Is(context.Cause(h.actx), context.DeadlineExceeded)
+	// The limit, not Run's ctx, abandons a call only past the deadline,
+	// whether or not the context's own timer has fired yet.
+	timedOut := errors.Is(context.Cause(h.actx), context.DeadlineExceeded) || err == errAbandoned && h.ctx.Err() == nil
 	err = h.classify(err)
 	if timedOut {
 		return redact.Error(fmt.Errorf("%s: timed out after %v: %w", step, h.s.opts.connectTimeout, err))
