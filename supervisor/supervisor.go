@@ -251,7 +251,8 @@ func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
 	}
 }
 
-// Done returns a channel that is closed once Run has returned.
+// Done returns a channel that is closed once Run has returned, or is
+// about to panic with a callback's panic.
 func (s *Supervisor[C]) Done() <-chan struct{} { return s.done }
 
 // Err returns Run's error once the supervisor gave up (wrapping ErrFailed,
