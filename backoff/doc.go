@@ -5,8 +5,8 @@
 // Base 1s, Cap 1 minute), Full, Equal, or plain Exponential for comparison.
 // Each Backoff owns its generator and allocates nothing per Next.
 //
-// Errors carry the decisions: Permanent marks an error as final, RetryAfter
-// attaches a server's hint (HTTP Retry-After, WebSocket close 1013, ...) that
+// Errors carry the decisions: Permanent marks an error as final (Retryable
+// lifts that mark, keeping the chain), RetryAfter attaches a server's hint (HTTP Retry-After, WebSocket close 1013, ...) that
 // lengthens the next wait. A Budget caps retries across a whole process.
 // A Breaker (a circuit breaker) stops calling a server that keeps failing:
 // after Failures consecutive failures it refuses every call for a Cooldown,

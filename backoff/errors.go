@@ -15,12 +15,35 @@ func Permanent(err error) error {
 	return &permanentError{err}
 }
 
-// IsPermanent reports whether err or any error it wraps was marked by
-// Permanent, or has a method Permanent() bool that returns true.
-// It allocates nothing (a Breaker calls it on every failure).
+// IsPermanent reports whether err or any error it wraps (errors.Unwrap,
+// errors.Join) was marked by Permanent, or has a method Permanent() bool
+// that returns true, unless a Retryable mark wraps that error. It
+// allocates nothing (a Breaker calls it on every failure).
 func IsPermanent(err error) bool {
-	p, ok := errors.AsType[permanent](err)
-	return ok && p.Permanent()
+	for err != nil {
+		switch e := err.(type) {
+		case *retryableError:
+			return false
+		case permanent:
+			if e.Permanent() {
+				return true
+			}
+		}
+		switch e := err.(type) {
+		case interface{ Unwrap() error }:
+			err = e.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, w := range e.Unwrap() {
+				if IsPermanent(w) {
+					return true
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // permanent is an error that can say it is final.
@@ -75,3 +98,22 @@ func clampedHint(err error, maxHint time.Duration) time.Duration {
 	}
 	return min(d, max(maxHint, 0))
 }
+
+// Retryable lifts a permanent mark: IsPermanent(Retryable(err)) is false
+// whatever err wraps, so Retry and the supervisor retry it. A Classify
+// uses it to retry what the transport called final (a 401, a close 1008)
+// when the next attempt may carry new credentials. The error's text and
+// chain are unchanged (errors.Is, errors.As and RetryAfterHint see
+// through it). Retryable(nil) is nil.
+func Retryable(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &retryableError{err}
+}
+
+type retryableError struct{ err error }
+
+func (e *retryableError) Error() string   { return e.err.Error() }
+func (e *retryableError) Unwrap() error   { return e.err }
+func (e *retryableError) Permanent() bool { return false }

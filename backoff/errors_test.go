@@ -1,7 +1,9 @@
 package backoff_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"testing"
 	"time"
@@ -67,4 +69,60 @@ func TestClampedHint(t *testing.T) {
 	assert.Equal(t, time.Hour, backoff.ClampedHint(err, 2*time.Hour))
 	assert.Zero(t, backoff.ClampedHint(err, 0), "maxHint 0: no hint honored")
 	assert.Zero(t, backoff.ClampedHint(errors.New("plain"), time.Hour))
+}
+
+// notFinal has a Permanent method that says no, and wraps err.
+type notFinal struct{ err error }
+
+func (e notFinal) Error() string   { return "not final: " + e.err.Error() }
+func (e notFinal) Unwrap() error   { return e.err }
+func (e notFinal) Permanent() bool { return false }
+
+func TestIsPermanentSearchesTheWholeTree(t *testing.T) {
+	final := backoff.Permanent(errors.New("401"))
+	for name, err := range map[string]error{
+		"under an error whose Permanent says no": notFinal{final},
+		"joined after such an error":             errors.Join(notFinal{errors.New("x")}, final),
+		"wrapped twice inside a join":            fmt.Errorf("dial: %w", errors.Join(errors.New("a"), fmt.Errorf("b: %w", final))),
+		"outside a Retryable":                    errors.Join(backoff.Retryable(errors.New("1008")), final),
+		"marked again over a Retryable":          backoff.Permanent(backoff.Retryable(final)),
+	} {
+		assert.True(t, backoff.IsPermanent(err), name)
+	}
+	for name, err := range map[string]error{
+		"Retryable over Permanent":        backoff.Retryable(final),
+		"wrapped Retryable":               fmt.Errorf("feed: %w", backoff.Retryable(fmt.Errorf("close: %w", final))),
+		"Retryable over a join of finals": backoff.Retryable(errors.Join(final, backoff.Permanent(errors.New("403")))),
+		"no mark anywhere":                errors.Join(errors.New("a"), notFinal{errors.New("b")}),
+	} {
+		assert.False(t, backoff.IsPermanent(err), name)
+	}
+}
+
+func TestRetryableKeepsTextChainAndHint(t *testing.T) {
+	base := &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist}
+	err := backoff.Retryable(backoff.Permanent(backoff.RetryAfter(base, 3*time.Second)))
+	assert.Equal(t, base.Error(), err.Error())
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	var pe *fs.PathError
+	assert.ErrorAs(t, err, &pe)
+	d, ok := backoff.RetryAfterHint(err)
+	assert.True(t, ok)
+	assert.Equal(t, 3*time.Second, d)
+	assert.NoError(t, backoff.Retryable(nil))
+}
+
+func TestRetryRetriesALiftedError(t *testing.T) {
+	calls := 0
+	_, err := backoff.Retry(t.Context(), func(context.Context) (int, error) {
+		calls++
+		return 0, backoff.Retryable(backoff.Permanent(errors.New("401")))
+	}, backoff.RetryOptions{MaxAttempts: 3, Backoff: backoff.Config{Base: time.Microsecond, Cap: time.Microsecond}})
+	assert.Error(t, err)
+	assert.Equal(t, 3, calls)
+}
+
+func TestIsPermanentAllocatesNothing(t *testing.T) {
+	err := fmt.Errorf("a: %w", errors.Join(errors.New("b"), backoff.Retryable(backoff.Permanent(errors.New("c"))), backoff.Permanent(errors.New("d"))))
+	assert.Zero(t, testing.AllocsPerRun(100, func() { backoff.IsPermanent(err) }))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
 	"time"
 
@@ -76,4 +77,20 @@ func ExampleHedge() {
 	}, backoff.HedgeOptions{Delay: 10 * time.Millisecond})
 	fmt.Println(v, err, copies)
 	// Output: fast <nil> 2
+}
+
+// A Classify that retries a refusal the transport called final, because the
+// next attempt carries a fresh token: the chain is kept for errors.As.
+func ExampleRetryable() {
+	refused := &fs.PathError{Op: "dial", Path: "feed", Err: fs.ErrPermission}
+	classify := func(err error) error {
+		if errors.Is(err, fs.ErrPermission) {
+			return backoff.Retryable(err)
+		}
+		return err
+	}
+	err := classify(backoff.Permanent(refused))
+	var pe *fs.PathError
+	fmt.Println(backoff.IsPermanent(err), errors.As(err, &pe))
+	// Output: false true
 }

@@ -2,120 +2,233 @@ package supervisor
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"time"
 
-	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
 )
 
-// errNeither is Connect's error when it returned neither a connection nor
-// an error.
-var errNeither = errors.New("connector returned neither a connection nor an error")
+// errAbandoned is the error of an attempt whose call was abandoned.
+var errAbandoned = fmt.Errorf("abandoned, still running: %w", context.DeadlineExceeded)
 
-// hand is one attempt's goroutine: it makes the attempt's calls of the
-// Connector — Connect (or ConnectTo), OnConnect, and Close when the
-// attempt failed — one at a time, each when Run's goroutine asks for it
-// and waits.
-//
-// A real dial is deep (DNS, TLS, an HTTP handshake) and grows the stack
-// of the goroutine it runs on. Go never shrinks a parked goroutine's stack
-// back to the smallest size, so on Run's goroutine that growth would stay
-// for the whole life of the connection; on the hand's it is freed when the
-// attempt ends. The hand touches no lifecycle state (Status, the policy,
-// the live connection, the history): Run's goroutine owns it and changes
-// it between calls, so there is still one owner, and the Connector is
-// still called one method at a time. What the hand returns is ready for
-// Run's goroutine to publish: classified, wrapped and redacted (so that
-// publishing it does not run the redactor there either).
-type hand[C comparable] struct {
-	s        *Supervisor[C]
-	ctx      context.Context // Run's
-	ops      chan op         // Run sends an op; the hand answers 0 when it is done
-	actx     context.Context // the attempt's: ctx with ConnectTimeout
-	cancel   context.CancelFunc
-	conn     C
-	err      error // the last op's error, ready to publish
-	timedOut bool  // ConnectTimeout ended the attempt
+// attempt makes one attempt within ConnectTimeout, Connect then OnConnect,
+// and publishes how it went: h.conn is the new connection, Connected and
+// live (Invalidate can match it); or h.next is when the next attempt is
+// due; or h.fail is Run's error when the supervisor gives up. After ctx
+// ended, none.
+func (h *hand[C]) attempt() {
+	s := h.s
+	s.set(&transition{state: health.Connecting})
+	s.drainRetry()
+	h.log(evConnecting, nil, 0)
+	timeout := s.opts.connectTimeout
+	h.actx, h.cancel = context.WithTimeout(h.ctx, timeout)
+	h.limit = time.AfterFunc(timeout+grace, h.expire)
+	h.unlimit = context.AfterFunc(h.ctx, func() {
+		h.limitMu.Lock()
+		if h.limit != nil {
+			h.limit.Reset(grace)
+		}
+		h.limitMu.Unlock()
+	})
+	h.connectAndSubscribe()
+	h.settle()
 }
 
-// op is a call Run's goroutine asks the hand to make.
-type op uint8
-
-const (
-	opConnect   op = iota + 1 // the attempt's context, then Connect; Close if it failed with a connection
-	opOnConnect               // OnConnect with the connection
-	opFailed                  // Close the connection of a failed OnConnect; err wrapped as its error
-)
-
-// newHand starts the hand of one attempt. Run's goroutine calls it from
-// its shallowest frame: the allocations are the only ones of the attempt
-// made on that goroutine.
-func (s *Supervisor[C]) newHand(ctx context.Context) *hand[C] {
-	h := &hand[C]{s: s, ctx: ctx, ops: make(chan op)}
-	go h.serve()
-	return h
-}
-
-// serve makes each call asked for until the attempt is over.
-func (h *hand[C]) serve() {
-	for o := range h.ops {
-		h.do(o)
-		h.ops <- 0
-	}
-}
-
-// call asks the hand to make o and waits until it is done.
-func (h *hand[C]) call(o op) {
-	h.ops <- o
-	<-h.ops
-}
-
-// done ends the hand's goroutine; it makes no call after this.
-func (h *hand[C]) done() { close(h.ops) }
-
-func (h *hand[C]) do(o op) {
+// settle ends the attempt's limit and publishes how it went.
+func (h *hand[C]) settle() {
 	var zero C
 	s := h.s
-	switch o {
-	case opConnect:
-		h.actx, h.cancel = context.WithTimeout(h.ctx, s.opts.ConnectTimeout)
-		conn, err := s.connect(h.actx)
-		if err == nil && conn == zero {
-			err = errNeither
-		}
-		if err != nil {
-			if conn != zero {
-				s.close(conn)
-			}
-			h.end()
-			h.err = s.attemptError("connect", h.timedOut, err)
-			return
-		}
-		h.conn = conn
-		if s.onConnect == nil {
-			h.end()
-		}
-	case opOnConnect:
-		h.err = s.onConnect(h.actx, h.conn)
-		h.end()
-	case opFailed:
-		s.close(h.conn)
-		h.err = s.attemptError("on connect", h.timedOut, h.err)
-	}
-}
-
-// end ends the attempt's context, noting whether its timeout did.
-func (h *hand[C]) end() {
-	h.timedOut = errors.Is(context.Cause(h.actx), context.DeadlineExceeded)
+	h.unlimit()
+	h.limitMu.Lock()
+	h.limit.Stop()
+	h.limit = nil
+	h.limitMu.Unlock()
 	h.cancel()
+	switch {
+	case h.ctx.Err() != nil:
+		if h.held != zero {
+			s.drop(h.held)
+			h.closeHeld()
+		}
+	case h.err != nil:
+		h.attemptFailed()
+	default:
+		h.connected()
+	}
 }
 
-// attemptError classifies err and says which step failed, and whether it
-// was the attempt's timeout; the result is redacted, as Status shows it.
-func (s *Supervisor[C]) attemptError(step string, timedOut bool, err error) error {
-	err = s.classify(err)
-	if timedOut {
-		return redact.Error(fmt.Errorf("%s: timed out after %v: %w", step, s.opts.ConnectTimeout, err))
+// connectAndSubscribe makes the attempt's calls, Connect then OnConnect.
+// Connect's connection is held, and live while OnConnect runs; h.err is
+// set when the attempt failed, and then no connection is held.
+func (h *hand[C]) connectAndSubscribe() {
+	var zero C
+	s := h.s
+	in := "Connect"
+	if s.multi != nil {
+		in = "ConnectTo"
 	}
-	return redact.Error(fmt.Errorf("%s: %w", step, err))
+	conn, err := h.bounded(in, zero)
+	if err == nil && conn == zero {
+		err = errNeither
+	}
+	if err != nil {
+		if conn != zero {
+			h.close(conn)
+		}
+		h.err = h.attemptError("connect", err)
+		return
+	}
+	h.held = conn
+	s.mu.Lock()
+	select {
+	case <-s.invalid: // a late panic's wake-up (see latePanic), checked below
+	default:
+	}
+	s.live = h.held
+	s.mu.Unlock()
+	if p := s.late.Load(); p != nil {
+		panic(p)
+	}
+	if s.onConnect == nil {
+		return
+	}
+	if _, err = h.bounded("OnConnect", conn); err == nil {
+		s.mu.Lock()
+		err = s.invalidErr
+		s.mu.Unlock()
+	}
+	if err != nil {
+		s.drop(h.held)
+		h.closeHeld()
+		h.err = h.attemptError("on connect", err)
+	}
+}
+
+// grace is how long after its ctx ended a call of the attempt is
+// abandoned.
+const grace = 100 * time.Millisecond
+
+// States of the attempt's calls (hand.state).
+const (
+	between   int32 = iota // no call under way
+	calling                // a call is under way
+	expired                // the limit fired between calls
+	abandoned              // the limit fired during a call
+)
+
+// errGone unwinds a hand whose call was abandoned: the burst went on on
+// the limit's goroutine (expire).
+var errGone = &panicError{msg: "abandoned"}
+
+// bounded makes the attempt's call in (with conn, for OnConnect). When the
+// limit fires first, expire goes on with the burst on its goroutine, and
+// this one, once the call returns, closes its late connection, hands a
+// panic to Run and unwinds.
+func (h *hand[C]) bounded(in string, conn C) (C, error) {
+	h.in = in
+	if !h.state.CompareAndSwap(between, calling) {
+		return conn, context.DeadlineExceeded // the limit fired already
+	}
+	conn, err, p := h.callout(in, conn)
+	if h.state.CompareAndSwap(calling, between) {
+		h.in = ""
+		if p != nil {
+			panic(p)
+		}
+		return conn, err
+	}
+	var zero C
+	if conn != zero {
+		if _, _, q := h.callout("Close", conn); p == nil {
+			p = q
+		}
+	}
+	if p != nil {
+		h.s.latePanic(p)
+	}
+	panic(errGone)
+}
+
+// callout makes the call in, recovering a panic; it touches no field of h
+// but those the attempt set before its calls.
+func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = newPanicError(in, v)
+		}
+	}()
+	s := h.s
+	switch in {
+	case "Connect":
+		conn, err = s.connector.Connect(h.actx)
+	case "ConnectTo":
+		conn, err = s.multi.e.ConnectTo(h.actx, int(s.endpoint))
+	case "OnConnect":
+		err = s.onConnect(h.actx, conn)
+	case "Close": // an abandoned call's connection
+		if err := s.connector.Close(conn); err != nil {
+			s.logCloseError(err)
+		}
+	}
+	return conn, err, nil
+}
+
+// expire runs on the limit's goroutine when it fires: a call under way is
+// abandoned, and the burst goes on here.
+func (h *hand[C]) expire() {
+	if h.state.CompareAndSwap(calling, abandoned) {
+		h.finish(h.safely(opAbandoned))
+		return
+	}
+	h.state.CompareAndSwap(between, expired)
+}
+
+// abandoned goes on with an attempt whose call was abandoned; OnConnect's
+// connection, no longer live, is closed when the call returns.
+func (h *hand[C]) abandoned() {
+	var zero C
+	if h.held != zero {
+		h.s.drop(h.held)
+		h.held = zero
+		h.err = h.attemptError("on connect", errAbandoned)
+	} else {
+		h.err = h.attemptError("connect", errAbandoned)
+	}
+	h.settle()
+}
+
+// attemptFailed publishes the failed attempt and when the next one is
+// due, or gives up when its error is permanent or MaxAttempts is reached.
+func (h *hand[C]) attemptFailed() {
+	s, err := h.s, h.err
+	s.failures++
+	failed := transition{state: health.Failed, err: err, failed: true}
+	switch {
+	case backoff.IsPermanent(err):
+		h.giveUp(s.errorf("%w: %w", ErrFailed, err), &failed)
+		return
+	case s.opts.maxAttempts > 0 && int(s.failures) >= s.opts.maxAttempts:
+		h.giveUp(s.errorf("%w after %d attempts: %w", ErrFailed, s.failures, err), &failed)
+		return
+	}
+	now := time.Now()
+	e, d := s.policy.Failed(int(s.endpoint), err, now)
+	s.endpoint = int32(e)
+	h.next = now.Add(d.Wait)
+	s.restUntil = now.Add(d.Rest).UnixNano()
+	s.set(&transition{at: now, state: health.Backoff, err: err, next: h.next, failed: true, delay: &d})
+	h.log(evAttemptFailed, &d, 0)
+}
+
+// connected publishes the new connection and hands it to Run.
+func (h *hand[C]) connected() {
+	var zero C
+	s := h.s
+	s.failures = 0
+	s.policy.Connected()
+	s.set(&transition{state: health.Connected, connect: true})
+	h.log(evConnected, nil, 0)
+	h.conn, h.held = h.held, zero
 }

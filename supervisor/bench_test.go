@@ -2,6 +2,8 @@ package supervisor_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -36,13 +38,19 @@ func schedSamples() uint64 {
 // Watcher and reports the memory each costs (heap and stack, the parked Run
 // goroutine included, the connection excluded) and how often they are
 // scheduled while idle for one second. Run it with -benchtime=1x.
-func BenchmarkIdleSupervisors(b *testing.B) { idleSupervisors(b, 10_000) }
+func BenchmarkIdleSupervisors(b *testing.B) { idleSupervisors(b, 10_000, nil) }
+
+// BenchmarkIdleSupervisorsWithLogger is the same with a stock slog JSON
+// handler as every supervisor's Logger, as real programs run them.
+func BenchmarkIdleSupervisorsWithLogger(b *testing.B) {
+	idleSupervisors(b, 10_000, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+}
 
 // BenchmarkIdleSupervisors100k is the same with 100,000 supervisors, and
 // reports the memory of all of them too (target: 400 MB at most).
-func BenchmarkIdleSupervisors100k(b *testing.B) { idleSupervisors(b, 100_000) }
+func BenchmarkIdleSupervisors100k(b *testing.B) { idleSupervisors(b, 100_000, nil) }
 
-func idleSupervisors(b *testing.B, n int) {
+func idleSupervisors(b *testing.B, n int, logger *slog.Logger) {
 	for range b.N {
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup
@@ -51,7 +59,7 @@ func idleSupervisors(b *testing.B, n int) {
 		runtime.ReadMemStats(&before)
 		sups := make([]*supervisor.Supervisor[*idleConn], n)
 		for i := range sups {
-			s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle"})
+			s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle", Logger: logger})
 			if err != nil {
 				b.Fatal(err)
 			}

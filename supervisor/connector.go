@@ -3,11 +3,17 @@ package supervisor
 import "context"
 
 // Connector makes connections of type C. Its methods are called one at a
-// time, in order, and never with a lock held: Watch and the Close of a
-// connection that was served on the supervisor's goroutine, Connect (or
-// ConnectTo), OnConnect and the Close of a failed attempt on a goroutine
-// of that attempt's while the supervisor's waits (so that a deep dial's
-// stack is not kept by an idle supervisor).
+// time, in order, and never with a lock held: Watch on the supervisor's
+// goroutine, the others on a short-lived goroutine while the supervisor's
+// waits (so that a deep dial's stack is not kept by an idle supervisor).
+//
+// The exception: a Connect, ConnectTo or OnConnect (a hook it calls
+// included) that has not returned 100ms after its ctx ended (at
+// ConnectTimeout, or when Run's ctx ended) is abandoned.
+// The attempt fails with a timeout; the call may still run during the next
+// attempt or after Run returned. When it returns, its connection is closed,
+// concurrently, and never handed out; its panic fails the supervisor (after
+// Run returned, it crashes the program).
 //
 // C must be comparable for real: an interface type whose dynamic values are
 // not comparable (a struct holding a slice, say) panics when the supervisor
@@ -15,8 +21,9 @@ import "context"
 type Connector[C comparable] interface {
 	// Connect makes one attempt. ctx carries the attempt's timeout
 	// (Options.ConnectTimeout) and ends when the supervisor stops: Connect
-	// must return promptly once ctx is done. It returns a live connection or
-	// an error, never both and never neither.
+	// must return promptly once ctx is done, or it is abandoned (see
+	// Connector). It returns a live connection or an error, never both and
+	// never neither.
 	Connect(ctx context.Context) (C, error)
 	// Close closes a connection that Connect returned. It is called exactly
 	// once per connection.

@@ -28,5 +28,9 @@
 // way cannot spin after Failed.
 //
 // At most one connection is live per supervisor, ever; on every exit path
-// it is closed before Run returns.
+// it is closed before Run returns. A panic in a callback (the Connector's,
+// OnConnect, Classify, the Logger's handler) fails the supervisor with
+// ErrPanicked, closes the connection, Done and the health channels, and
+// then Run panics again with the same value. Err is set before the final
+// Status is published.
 package supervisor

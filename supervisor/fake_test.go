@@ -88,6 +88,20 @@ func (f *fake) Watch(ctx context.Context, c *conn) error {
 	}
 }
 
+// closeCount returns how many times c was closed.
+func (f *fake) closeCount(c *conn) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closes[c]
+}
+
+// openCount returns how many connections are open.
+func (f *fake) openCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.open
+}
+
 // last returns the newest connection.
 func (f *fake) last() *conn {
 	f.mu.Lock()

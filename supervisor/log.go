@@ -32,8 +32,7 @@ const (
 	repeatWarnEvery = time.Minute
 )
 
-// logState is the Logger's memory of repeated failures. Run's goroutine
-// owns it.
+// logState is the Logger's memory of repeated failures. Run owns it.
 type logState struct {
 	lastErr  string
 	repeated int
@@ -66,20 +65,6 @@ const (
 	evGaveUp
 	evStopped
 )
-
-// logEvent writes the record for ev when a Logger is set. It runs on Run's
-// goroutine with no lock held, right after the state change, so s.status
-// (which only that goroutine writes) is read without the lock. Errors come
-// from the Status, already redacted.
-func (s *Supervisor[C]) logEvent(ev event, d *policy.Delay, uptime time.Duration) {
-	if s.opts.Logger == nil {
-		return
-	}
-	if ev == evConnected {
-		s.logs = logState{}
-	}
-	s.writeLog(ev, d, uptime)
-}
 
 func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration) {
 	st := &s.status
@@ -116,13 +101,13 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 			attrs = append(attrs, slog.Duration(LogHint, d.Hint))
 		}
 	}
-	s.opts.Logger.LogAttrs(context.Background(), level, msg, attrs...)
+	s.opts.logger.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
 // logCloseError logs a failed Close at Debug: the connection is gone either way.
 func (s *Supervisor[C]) logCloseError(err error) {
-	if l := s.opts.Logger; l != nil {
+	if l := s.opts.logger; l != nil {
 		l.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
-			slog.String(LogName, s.opts.Name), slog.String(LogErr, redact.Text(err.Error())))
+			slog.String(LogName, s.status.Name), slog.String(LogErr, redact.Text(err.Error())))
 	}
 }

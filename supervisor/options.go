@@ -38,8 +38,8 @@ type Settings struct {
 	// reset the backoff; 0 means 30s. One that broke sooner is flapping and
 	// keeps the backoff growing.
 	StableAfter time.Duration
-	// ConnectTimeout bounds one attempt: Connect and OnConnect together;
-	// 0 means 10s.
+	// ConnectTimeout bounds one attempt: Connect and OnConnect together,
+	// a call that ignores its ctx abandoned (see Connector); 0 means 10s.
 	ConnectTimeout time.Duration
 	// MaxAttempts is the number of consecutive failed attempts after which
 	// the supervisor gives up (Failed); 0 means never give up.
@@ -52,10 +52,13 @@ type Settings struct {
 	Budget *backoff.Budget
 	// Classify maps the transport's errors to classes (backoff.Permanent,
 	// backoff.RetryAfter). It sees every error of Connect, OnConnect, Watch
-	// and Invalidate, after the adapter's own Classify. nil keeps errors as
-	// they are.
+	// and Invalidate, after the adapter's own Classify; backoff.Retryable
+	// lifts a permanent mark, the adapter's too. nil keeps errors as they
+	// are.
 	Classify func(error) error
-	// Logger receives one record per state change; nil is silent.
+	// Logger receives one record per state change, in order; the
+	// supervisor waits for its handler, which runs off the supervisor's
+	// goroutine. nil is silent.
 	Logger *slog.Logger
 	// FailoverSpread applies to a Connector with several Endpoints: after
 	// a failed attempt or a lost connection, the next endpoint is tried
@@ -100,6 +103,15 @@ func (o Options[C]) Settings() Settings {
 		Logger:         o.Logger,
 		FailoverSpread: o.FailoverSpread,
 	}
+}
+
+// settings are the Settings a Supervisor uses once New made its policy
+// (which holds the delay rules) and its Status (which holds the Name).
+type settings struct {
+	connectTimeout time.Duration
+	maxAttempts    int
+	classify       func(error) error
+	logger         *slog.Logger
 }
 
 // validate checks every field and fills in the defaults.

@@ -9,7 +9,7 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// transition is one state change, made by Run's goroutine only.
+// transition is one state change, made by Run (on its hand) only.
 type transition struct {
 	at      time.Time // when it happened; zero means now
 	state   health.State
@@ -23,11 +23,8 @@ type transition struct {
 
 // set publishes t: it updates the Status in place, wakes Conn waiters
 // (closing the changed channel) and offers the Status to every subscriber
-// without ever blocking. Run's goroutine is the only writer of s.status, so
-// it may read it afterwards without the lock.
-//
-// set and the functions it always calls keep small frames: an idle
-// supervisor's goroutine should never need more than the smallest stack.
+// without ever blocking. Run is the only writer of s.status, so it may read
+// it afterwards without the lock.
 func (s *Supervisor[C]) set(t *transition) {
 	now := t.at
 	if now.IsZero() {

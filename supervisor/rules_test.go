@@ -496,6 +496,7 @@ func TestWatchSeesInvalidatesReason(t *testing.T) {
 		r := start(t, w, exponential(time.Second, time.Minute))
 		c, err := r.Conn(t.Context())
 		require.NoError(t, err)
+		synctest.Wait() // Watch runs
 		reason := errors.New("read: unexpected EOF")
 		r.Invalidate(c, reason)
 		cause := <-w.cause

@@ -14,6 +14,6 @@ import (
 // takes 56 bytes (a health.Transition 104).
 func TestIdleSupervisorSizeBudget(t *testing.T) {
 	t.Logf("Supervisor %d B, history entry %d B", unsafe.Sizeof(Supervisor[*int]{}), unsafe.Sizeof(entry{}))
-	assert.LessOrEqual(t, unsafe.Sizeof(Supervisor[*int]{}), uintptr(640))
+	assert.LessOrEqual(t, unsafe.Sizeof(Supervisor[*int]{}), uintptr(512))
 	assert.LessOrEqual(t, unsafe.Sizeof(entry{}), uintptr(56))
 }

@@ -21,6 +21,12 @@ var (
 	ErrAlreadyStarted = errors.New("supervisor already started")
 	ErrInvalidated    = errors.New("connection invalidated") // Invalidate(conn, nil)
 	ErrLost           = errors.New("connection lost")        // Watch returned nil
+	// ErrPanicked is wrapped by Run's error when a callback panicked (the
+	// value and the stack, redacted); Run then panics again with the value.
+	ErrPanicked = errors.New("callback panicked")
+	// ErrSilent is wrapped by every liveness failure an adapter reports: a
+	// missed heartbeat, an idle timeout, a ping left unanswered.
+	ErrSilent = errors.New("peer silent")
 )
 
 // InvalidatedError is the cause (context.Cause) of a Watch's ctx that
@@ -34,9 +40,10 @@ func (e *InvalidatedError) Error() string { return e.Err.Error() }
 func (e *InvalidatedError) Unwrap() error { return e.Err }
 
 // Supervisor owns one connection's lifecycle: dial, watch, close, back off,
-// dial again. Run is its one goroutine; every other method is safe for
-// concurrent use from any goroutine, never blocks on Run (Conn waits only
-// for its ctx or a state change), and never runs user code.
+// dial again. Run owns it, making each step on a short-lived goroutine it
+// waits for; every other method is safe for concurrent use from any
+// goroutine, never blocks on Run (Conn waits only for its ctx or a state
+// change), and never runs user code.
 type Supervisor[C comparable] struct {
 	// The Connector's optional interfaces (Watcher, BrokenChecker,
 	// Endpoints) are asserted where they are used, not kept: an idle
@@ -44,19 +51,19 @@ type Supervisor[C comparable] struct {
 	// supervisor").
 	connector Connector[C]
 	multi     *replicas[C] // nil unless connector has Endpoints
-	opts      Settings
+	opts      settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
 	retryable atomic.Bool   // set under mu: in a Backoff wait that RetryNow may cut (see cuttable)
 	done      chan struct{} // closed when Run has returned; then failErr is Run's result
 
-	// Run's goroutine owns these.
+	// Run owns these (its goroutine, or its hand while that one waits).
 	policy    *policy.Policy
-	logs      logState
-	failures  int   // consecutive failed attempts
-	endpoint  int   // the endpoint of the next or current attempt
-	restUntil int64 // UnixNano until when that endpoint rests (a hint): RetryNow waits for it
+	logs      *logState // with a Logger
+	failures  int32     // consecutive failed attempts
+	endpoint  int32     // the endpoint of the next or current attempt
+	restUntil int64     // UnixNano until when that endpoint rests (a hint): RetryNow waits for it
 
 	mu          sync.Mutex
 	status      health.Status
@@ -64,12 +71,13 @@ type Supervisor[C comparable] struct {
 	invalidErr  error                   // Invalidate(live)'s reason, also sent on invalid; nil before
 	cancelWatch context.CancelCauseFunc // ends live's Watch; Invalidate calls it
 	ready       bool                    // live is Connected
-	failErr     error                   // what Run returned when Failed
+	over        bool                    // the final Status (Stopped or Failed) was published: subscriptions are closed
+	failErr     error                   // Run's error when Failed, set before the final Status
 	outageStart time.Time               // when the current outage began; zero when none
 	reconnects  window                  // reconnects over the last minute
 	changed     chan struct{}           // closed on the next change; made when someone waits
 	subs        map[chan health.Status]struct{}
-	over        bool // the final Status (Stopped or Failed) was published: subscriptions are closed
+	late        atomic.Pointer[panicError] // a panic of a call Run abandoned (latePanic); set under mu
 	// history is the last transitions: it grows to health.HistoryLen, then
 	// is a ring, so an idle supervisor pays for the few it had.
 	history  []entry
@@ -104,7 +112,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	now := time.Now()
 	s := &Supervisor[C]{
 		connector:  c,
-		opts:       so,
+		opts:       settings{connectTimeout: so.ConnectTimeout, maxAttempts: so.MaxAttempts, classify: so.Classify, logger: so.Logger},
 		onConnect:  o.OnConnect,
 		policy:     p,
 		status:     health.Status{Name: so.Name, State: health.Idle, Since: now},
@@ -112,6 +120,9 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		invalid:    make(chan error, 1),
 		done:       make(chan struct{}),
 		multi:      multi,
+	}
+	if so.Logger != nil {
+		s.logs = new(logState)
 	}
 	return s, nil
 }
@@ -240,31 +251,28 @@ func (s *Supervisor[C]) Subscribe() (<-chan health.Status, func()) {
 	}
 }
 
-// Done returns a channel that is closed once Run has returned.
+// Done returns a channel that is closed once Run has returned, or is
+// about to panic with a callback's panic.
 func (s *Supervisor[C]) Done() <-chan struct{} { return s.done }
 
-// Err returns what Run returned once Done is closed: nil when it stopped
-// because its ctx ended, the error (wrapping ErrFailed) when it gave up.
-// Before that it returns nil.
+// Err returns Run's error once the supervisor gave up (wrapping ErrFailed,
+// and ErrPanicked when a callback panicked), from before the final Status
+// is published: a loop over Subscribe's channel that ended can read it.
+// It is nil until then, and when Run's ctx ended.
 func (s *Supervisor[C]) Err() error {
-	select {
-	case <-s.done:
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.failErr // nil when it stopped
-	default:
-		return nil
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failErr
 }
 
 // Name returns the supervisor's name (Options.Name, or the adapter's
 // default: its target, redacted).
-func (s *Supervisor[C]) Name() string { return s.opts.Name }
+func (s *Supervisor[C]) Name() string { return s.status.Name } // set once, by New
 
 // errorf formats an error prefixed with the supervisor's name.
 func (s *Supervisor[C]) errorf(format string, args ...any) error {
-	if s.opts.Name != "" {
-		format = "redial " + s.opts.Name + ": " + format
+	if name := s.status.Name; name != "" {
+		format = "redial " + name + ": " + format
 	} else {
 		format = "redial: " + format
 	}

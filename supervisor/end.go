@@ -1,0 +1,83 @@
+package supervisor
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/redact"
+)
+
+// served ends the connection held, which broke for h.reason (or that ctx
+// ended): it is no longer live, and closed; h.next is when the next
+// attempt is due, or h.fail Run's error.
+func (h *hand[C]) served() {
+	s := h.s
+	if p, ok := h.reason.(*panicError); ok { // Watch panicked, or a late panic woke Run
+		panic(p)
+	}
+	if p := s.late.Load(); p != nil {
+		panic(p)
+	}
+	s.drop(h.held)
+	if h.ctx.Err() != nil {
+		h.closeHeld()
+		return
+	}
+	h.lost(time.Since(s.status.Since)) // Connected since then
+}
+
+// drop makes conn no longer live: Conn stops returning it and Invalidate
+// ignores it from now on.
+func (s *Supervisor[C]) drop(conn C) {
+	var zero C
+	s.mu.Lock()
+	if s.live == conn {
+		s.live, s.cancelWatch, s.ready, s.invalidErr = zero, nil, false, nil
+		select {
+		case <-s.invalid: // a reason nobody read: it was about conn
+		default:
+		}
+	}
+	s.mu.Unlock()
+}
+
+// lost publishes the loss of the connection held and closes it; it gives
+// up when the reason is permanent (a server that closed with "policy
+// violation", say).
+func (h *hand[C]) lost(uptime time.Duration) {
+	s := h.s
+	reason := redact.Error(fmt.Errorf("connection lost: %w", h.classify(h.reason)))
+	if backoff.IsPermanent(reason) {
+		h.closeHeld()
+		h.giveUp(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
+		return
+	}
+	now := time.Now()
+	e, d := s.policy.Lost(int(s.endpoint), uptime, reason, now)
+	s.endpoint = int32(e)
+	h.next = now.Add(d.Wait)
+	s.restUntil = now.Add(d.Rest).UnixNano()
+	s.set(&transition{at: now, state: health.Backoff, err: reason, next: h.next, lost: true, delay: &d})
+	h.log(evLost, &d, uptime) // before Close, which may wait for a close handshake
+	h.closeHeld()
+}
+
+// giveUp publishes t (state Failed) with Run's error err, redacted, which
+// Err reads from before t is published.
+func (h *hand[C]) giveUp(err error, t *transition) {
+	s := h.s
+	h.fail = redact.Error(err)
+	s.mu.Lock()
+	s.failErr = h.fail
+	s.mu.Unlock()
+	s.set(t)
+	h.log(evGaveUp, nil, 0)
+}
+
+// stop publishes Stopped; Run returns nil.
+func (h *hand[C]) stop() {
+	h.s.set(&transition{state: health.Stopped})
+	h.log(evStopped, nil, 0)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package supervisor_test
+
+const raceEnabled = false
