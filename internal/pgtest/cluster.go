@@ -12,6 +12,7 @@ package pgtest
 
 import (
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -34,6 +35,11 @@ type Options struct {
 	// "host rejected all 127.0.0.1/32 reject": a login to database
 	// rejected is refused with SQLSTATE 28000. They survive restarts.
 	HBA []string
+	// TLS turns on ssl with a self-signed certificate for 127.0.0.1 made
+	// when the cluster is created (CertPool holds it). Logins over TCP are
+	// then accepted with and without TLS, as pg_hba.conf's "host" lines
+	// say; a client's sslmode decides.
+	TLS bool
 	// Port is the TCP port to listen on; 0 picks a free one. A test that
 	// restarts the server many times while clients keep connecting should
 	// choose a free port below the kernel's ephemeral range (32768 and up
@@ -49,6 +55,7 @@ type Cluster struct {
 	bin, dir string
 	port     int
 	password string
+	cert     *x509.Certificate // nil without TLS
 	owner    owner
 	dog      *watchdog
 	running  bool

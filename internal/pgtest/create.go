@@ -25,8 +25,16 @@ func (c *Cluster) create(o Options) error {
 		return err
 	}
 	os.Remove(pwfile)
-	if err := c.prependHBA(o.HBA); err != nil {
+	err := c.prependHBA(o.HBA)
+	if err != nil {
 		return err
+	}
+	tls := map[string]string{}
+	if o.TLS {
+		if c.cert, err = c.writeCert(); err != nil {
+			return err
+		}
+		tls = map[string]string{"ssl": "on", "ssl_cert_file": "'server.crt'", "ssl_key_file": "'server.key'"}
 	}
 	sock := filepath.Join(c.dir, "sock")
 	if err := os.Mkdir(sock, 0o700); err != nil {
@@ -35,7 +43,6 @@ func (c *Cluster) create(o Options) error {
 	if err := c.owner.chown(sock); err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
-	var err error
 	for range 5 {
 		if c.port = o.Port; c.port == 0 {
 			if c.port, err = freePort(); err != nil {
@@ -46,6 +53,7 @@ func (c *Cluster) create(o Options) error {
 			"listen_addresses": "'127.0.0.1'", "port": fmt.Sprint(c.port), "unix_socket_directories": "'" + sock + "'",
 			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
 		}
+		maps.Copy(settings, tls)
 		maps.Copy(settings, o.Settings)
 		if err = c.writeConf(settings); err != nil {
 			return err
