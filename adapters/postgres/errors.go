@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -87,7 +88,8 @@ func scrub(err error, secrets []string) error {
 	return out
 }
 
-// safeParts appends, for every end of err's tree, what may be kept of it:
+// safeParts appends, for every end of err's tree, what may be kept of it
+// (a TLS try that pgx made within one answer kept whole, as a stepError):
 // a copy of a *pgconn.PgError; a *net.OpError or *net.DNSError (addresses
 // and a system error) as it is; context.Canceled, DeadlineExceeded, io.EOF,
 // io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed and system
@@ -111,6 +113,10 @@ func safeParts(err error, secrets []string, out []error) []error {
 	case interface{ Unwrap() []error }:
 		if es := u.Unwrap(); len(es) > 0 {
 			for _, e := range es {
+				if tlsStep(e) {
+					out = append(out, &stepError{redact.Scrubbed(redact.Text(e.Error(), secrets...), safeParts(e, secrets, nil)...)})
+					continue
+				}
 				out = safeParts(e, secrets, out)
 			}
 			return out
@@ -137,4 +143,28 @@ func walk(err error, f func(error)) {
 	case interface{ Unwrap() error }:
 		walk(u.Unwrap(), f)
 	}
+}
+
+// stepError is one of pgx's tries that failed in the TLS negotiation,
+// kept in a scrubbed chain: with sslmode=prefer the TLS try before the
+// plain one, with allow the one after it. It is a step within one
+// answer, not an answer: classify looks past it.
+type stepError struct{ err error }
+
+func (e *stepError) Error() string { return e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+// tlsStep reports whether e, one of the errors pgx joined in a
+// *pgconn.ConnectError (one per try: "host:port (host): msg: cause"), is
+// a try whose TLS negotiation failed ("tls error: ...", the server
+// refused TLS or the handshake failed). pgx exports neither the type nor
+// the step, so its text tells; TestSSLModeMatrix pins it against real
+// servers.
+func tlsStep(e error) bool {
+	inner := errors.Unwrap(e)
+	if inner == nil {
+		return false
+	}
+	msg := inner.Error()
+	return strings.HasPrefix(msg, "tls error: ") && strings.HasSuffix(e.Error(), "): "+msg)
 }

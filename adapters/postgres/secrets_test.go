@@ -47,7 +47,7 @@ var kinds = map[string]func(t *testing.T, dsn string, o supervisor.Settings) run
 // keyValueDSN writes a key=value DSN with password quoted and escaped.
 func keyValueDSN(c *pgtest.Cluster, password, db string) string {
 	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(password)
-	return fmt.Sprintf("host=%s port=%d user=%s password='%s' dbname=%s sslmode=disable", pgtest.Host, c.Port(), pgtest.User, q, db)
+	return fmt.Sprintf("host=%s port=%d user=%s password='%s' dbname=%s", pgtest.Host, c.Port(), pgtest.User, q, db)
 }
 
 // failsOnce runs r until it gives up and checks it took one attempt and
