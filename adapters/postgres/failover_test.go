@@ -35,8 +35,9 @@ const oneConnect = time.Second
 
 // uniqueRole creates a role named prefix and a random suffix, with one
 // random password, on every cluster (a primary and its replicas share
-// their roles), and drops it, its sessions ended, when t ends: the tests
-// can run again on the same clusters (go test -count=N).
+// their roles). On the clusters the package's tests share it is dropped,
+// its sessions ended, when t ends: with its unique name, a test can run
+// again on the same clusters (go test -count=N) either way.
 func uniqueRole(t *testing.T, prefix string, clusters ...*pgtest.Cluster) (role, password string) {
 	t.Helper()
 	b := make([]byte, 12)
@@ -49,20 +50,28 @@ func uniqueRole(t *testing.T, prefix string, clusters ...*pgtest.Cluster) (role,
 		require.NoError(t, err)
 		_, err = admin.Exec(t.Context(), fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, password))
 		require.NoError(t, err)
-		t.Cleanup(func() { dropRole(t, admin, role) })
+		if c == shared || c == rejecting {
+			t.Cleanup(func() { dropRole(t, c, role) })
+		}
 	}
 	return role, password
 }
 
-// dropRole ends role's sessions and drops it.
-func dropRole(t *testing.T, admin *pgx.Conn, role string) {
+// dropRole ends role's sessions on c and drops it, on a connection of
+// its own (the test's may have been cut by a restart).
+func dropRole(t *testing.T, c *pgtest.Cluster, role string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	_, err := admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role)
-	assert.NoError(t, err)
+	admin, err := pgx.Connect(ctx, c.DSN("application_name", "pgtest"))
+	require.NoError(t, err)
+	defer admin.Close(ctx)
+	_, err = admin.Exec(ctx, "SET default_transaction_read_only = off")
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role)
+	require.NoError(t, err)
 	_, err = admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
-	assert.NoError(t, err)
+	require.NoError(t, err)
 }
 
 // port is c's port as text.
