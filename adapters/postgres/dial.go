@@ -99,6 +99,19 @@ func (d *dialer) cutAll() {
 	}
 }
 
+// serving reports whether a connection d made is up and in use or ready
+// for use: not being closed by pgconn (it dialed a cancel request), not
+// dropped, not condemned. pgxpool counts a connection it is destroying as
+// acquired until its cleanup ends; this does not.
+func (d *dialer) serving() bool {
+	for _, c := range d.tracked() {
+		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.condemned() {
+			return true
+		}
+	}
+	return false
+}
+
 // tracked returns the connections open now.
 func (d *dialer) tracked() []*trackedConn {
 	d.mu.Lock()
