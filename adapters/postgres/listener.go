@@ -169,7 +169,7 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
 	}
-	l.t = newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
+	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
 	if l.t.several() {
 		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, adapt.Options(o.Supervisor, l.onConnect))

@@ -124,7 +124,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if cfg.MaxConns < 1 || cfg.MinConns > cfg.MaxConns {
 		return nil, opterr.New(pkg, "Configure", nil, "left MaxConns %d, MinConns %d (want 1 <= MaxConns, MinConns <= MaxConns)", cfg.MaxConns, cfg.MinConns)
 	}
-	t := newTarget(dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
+	t := newTarget("pool", dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
 	c := newPoolConnector(cfg, t, o)
 	var sup *supervisor.Supervisor[*pgxpool.Pool]
 	if t.several() {
