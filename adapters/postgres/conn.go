@@ -32,8 +32,8 @@ type ConnOptions struct {
 	// DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
 	// Supervisor configures the supervisor; see supervisor.New for its
-	// defaults. An empty Name becomes the DSN's target, redacted
-	// (postgres://user@host:5432/db). Its Classify, if set, runs after
+	// defaults. An empty Name becomes "postgres conn " and the DSN's
+	// target, redacted (postgres conn postgres://user@host:5432/db). Its Classify, if set, runs after
 	// this package's. Its OnConnect runs after every connect, before the
 	// state is Connected: prepare statements, SET search_path, register
 	// types; an error fails the attempt.

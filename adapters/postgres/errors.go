@@ -24,11 +24,12 @@ var ErrMissed = errors.New("notifications may have been missed")
 // query through the *pgxpool.Pool a Pool hands out (pgxpool's own Exec,
 // Query and Acquire), whose *pgconn.ConnectError carries the whole parsed
 // Config, password included, in a field that errors.As or a reflective
-// logger reaches. The result's text is err's with every password found in
-// its ConnectErrors (the DSN's, or one BeforeConnect set) masked; its
-// chain keeps what holds no secret: a copy of each server's
-// *pgconn.PgError (one per host tried, so errors.As still finds the
-// SQLSTATE), network and context errors, io.EOF, and the backoff marks.
+// logger reaches. The result's text is err's, on one line, with every
+// password found in its ConnectErrors (the DSN's, or one BeforeConnect
+// set) masked; its chain keeps what holds no secret: a copy of each
+// server's *pgconn.PgError (one per host tried, so errors.As still finds
+// the SQLSTATE), network and context errors, io.EOF, and the backoff
+// marks.
 // An error without a ConnectError or a *pgconn.ParseConfigError keeps its
 // whole chain behind masked text. SafeError(nil) is nil. The errors this
 // package returns (Do's, Status().Err, Run's, what Notifications yields)
@@ -78,7 +79,7 @@ func scrub(err error, secrets []string) error {
 	if !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
 		return redact.Error(err, secrets...)
 	}
-	out := redact.Scrubbed(redact.Text(err.Error(), secrets...), safeParts(err, secrets, nil)...)
+	out := redact.Scrubbed(oneLine(redact.Text(err.Error(), secrets...)), safeParts(err, secrets, nil)...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -127,6 +128,17 @@ func safeParts(err error, secrets []string, out []error) []error {
 		}
 	}
 	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
+}
+
+// oneLine puts the text of pgx's joined errors, one try a line
+// ("failed to connect to `...`:\n\ta: ...\n\tb: ..."), on one line, the
+// tries separated by "; ", so that a log line or a command's error line
+// holds all of it.
+func oneLine(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.NewReplacer(":\n\t", ": ", "\n\t", "; ", "\n", "; ").Replace(s)
 }
 
 // walk calls f for err and every error in its tree.

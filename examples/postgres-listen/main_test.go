@@ -44,12 +44,19 @@ func TestListenAcrossARestart(t *testing.T) {
 }
 
 // TestExitsWhenThePasswordIsWrong points the command at a server that
-// refuses the role's password: the Listener gives up at once (28P01) and
+// refuses the role's password, with a DSN that says nothing of sslmode
+// (pgx's prefer), on a server without TLS (pgx tries TLS first, then
+// plain) and on one with it: the Listener gives up at once (28P01) and
 // the command exits non-zero with one line that says why, never the
 // password itself.
 func TestExitsWhenThePasswordIsWrong(t *testing.T) {
-	pg := pgtest.Start(t, pgtest.Options{})
-	dsn := pg.URL("postgres", "wrong-password", "postgres")
-	out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
-	assert.NotContains(t, out, "wrong-password")
+	for name, o := range map[string]pgtest.Options{"TLS off": {}, "TLS on": {TLS: true}} {
+		t.Run(name, func(t *testing.T) {
+			pg := pgtest.Start(t, o)
+			dsn := pg.URL("postgres", "wrong-password", "postgres")
+			require.NotContains(t, dsn, "sslmode")
+			out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
+			assert.NotContains(t, out, "wrong-password")
+		})
+	}
 }
