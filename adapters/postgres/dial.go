@@ -99,17 +99,18 @@ func (d *dialer) cutAll() {
 	}
 }
 
-// serving reports whether a connection d made is up and in use or ready
-// for use: not being closed by pgconn (it dialed a cancel request), not
-// dropped, not condemned. pgxpool counts a connection it is destroying as
-// acquired until its cleanup ends; this does not.
-func (d *dialer) serving() bool {
+// working returns how many connections d made are up and in use or
+// ready for use: not being closed by pgconn (it dialed a cancel request),
+// not dropped, not condemned. pgxpool counts a connection it is
+// destroying as acquired until its cleanup ends; this does not.
+func (d *dialer) working() int {
+	n := 0
 	for _, c := range d.tracked() {
 		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.condemned() {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // tracked returns the connections open now.

@@ -78,7 +78,7 @@ func (p *Pool) acquireFailed(ctx context.Context, pool *pgxpool.Pool, err error)
 	out := p.c.t.scrub(err)
 	switch {
 	case callerEnded(ctx, err): // a busy pool, or a dial the caller gave up on
-	case dial && p.c.dials.serving(): // one more connection: that dial's failure
+	case dial && p.c.dials.working() > 0: // one more connection: that dial's failure
 	case dial || IsConnError(err):
 		p.sup.Invalidate(pool, out)
 	}

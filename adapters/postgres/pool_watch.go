@@ -133,9 +133,9 @@ func (c *poolConnector) Close(p *pgxpool.Pool) error {
 
 // Watch pings the pool every interval, and soon after a query's caller
 // gave up on it (interrupted), until it finds that the pool can serve no
-// query (check). A pool whose every connection is in use is not pinged,
-// since a ping would only wait for one of them: the queries in flight
-// tell, through Do.
+// query (check). A pool whose every connection works and is in use is
+// not pinged, since a ping would only wait for one of them: the queries
+// in flight tell, through Do.
 func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	t := time.NewTimer(c.interval)
 	defer t.Stop()
@@ -146,7 +146,7 @@ func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 		case <-t.C:
 		case <-c.suspect:
 		}
-		if st := p.Stat(); st.AcquiredConns() < st.MaxConns() {
+		if st := p.Stat(); min(st.AcquiredConns(), int32(c.dials.working())) < st.MaxConns() {
 			if err := c.check(ctx); err != nil {
 				return err
 			}
@@ -164,7 +164,7 @@ func (c *poolConnector) check(ctx context.Context) error {
 	var err error
 	for range 2 {
 		var dial bool
-		if dial, err = c.ping(ctx); err == nil || ctx.Err() != nil || dial && c.dials.serving() {
+		if dial, err = c.ping(ctx); err == nil || ctx.Err() != nil || dial && c.dials.working() > 0 {
 			return nil
 		}
 	}
