@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,7 +17,6 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -123,27 +121,6 @@ func TestSSLModeMatrix(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// hintedKinds is kinds with TooManyConnectionsHint set to hint.
-func hintedKinds(hint time.Duration) map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner {
-	return map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
-		"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: adapt.Options[*pgx.Conn](o, nil)})
-			require.NoError(t, err)
-			return s
-		},
-		"listener": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-			l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"x"}, TooManyConnectionsHint: hint, Supervisor: o})
-			require.NoError(t, err)
-			return l
-		},
-		"pool": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-			p, err := postgres.NewPool(dsn, postgres.PoolOptions{TooManyConnectionsHint: hint, Supervisor: o})
-			require.NoError(t, err)
-			return p
-		},
 	}
 }
 
