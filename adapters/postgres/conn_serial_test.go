@@ -181,6 +181,9 @@ func TestKindsOnOneDSNAreToldApart(t *testing.T) {
 		reg.Add(r.Name(), r, true)
 	}
 	assert.Len(t, names, 3, "names: %v", names)
+	for name := range names { // logged just after the Status is published
+		logs.WaitFor(t, `"msg":"connected","`+supervisor.LogName+`":"`+name+`"`, 10*time.Second)
+	}
 	logged := map[string]bool{}
 	for line := range strings.Lines(logs.String()) {
 		var rec map[string]any
