@@ -37,11 +37,11 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 // within that host's answer, not an answer; the error is Permanent only
 // when every answer is one of those SQLSTATEs. With sslmode=require
 // against a server without TLS the refusal is the only answer: retried,
-// since the server may yet be configured for TLS. The supervisors of this package dial one host per attempt
-// and go further: permanent only when every host said so, each host's
-// last answer since the last connection counting, so a primary that
-// refuses connections while it restarts, next to a standby that answers
-// 28000, is retried.
+// since the server may yet be configured for TLS. The supervisors of this
+// package dial one host per attempt and go further: permanent only when
+// every host said so, each host's last answer since the last connection
+// counting, so a primary that refuses connections while it restarts, next
+// to a standby that answers 28000, is retried.
 //
 // It also removes credentials: a *pgconn.ConnectError, which carries the
 // whole parsed Config and so the password, is replaced by an error with the
