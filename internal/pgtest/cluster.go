@@ -1,7 +1,9 @@
 // Package pgtest starts throwaway PostgreSQL clusters from the installed
-// server binaries for tests that need a real database: initdb into a
-// temporary directory, a free port on 127.0.0.1, its own socket directory,
-// fsync off, SCRAM password authentication over TCP. A test can stop,
+// server binaries for tests that need a real database: a copy of what
+// initdb made once per process in a temporary directory (so every cluster
+// of a process has the same superuser password), a free port on
+// 127.0.0.1, its own socket directory, fsync off, SCRAM password
+// authentication over TCP, TLS off unless Options.TLS. A test can stop,
 // start and restart the server (fast or immediate) to inject real faults.
 //
 // Every server is stopped and its directory removed when the test ends,
@@ -92,7 +94,7 @@ func New(o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	c := &Cluster{bin: bin, dir: dir, owner: own, password: randomPassword()}
+	c := &Cluster{bin: bin, dir: dir, owner: own}
 	if err := own.chown(dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: give %s to the server user: %w", dir, err)

@@ -10,21 +10,13 @@ import (
 	"strings"
 )
 
-// create runs initdb, writes the settings and starts the server on a free
-// port, trying another port when the chosen one was taken meanwhile.
+// create copies the template (what initdb made), writes the settings and
+// starts the server on a free port, trying another port when the chosen
+// one was taken meanwhile.
 func (c *Cluster) create(o Options) error {
-	pwfile := filepath.Join(c.dir, "pwfile")
-	if err := os.WriteFile(pwfile, []byte(c.password+"\n"), 0o600); err != nil {
-		return fmt.Errorf("pgtest: %w", err)
-	}
-	if err := c.owner.chown(pwfile); err != nil {
-		return fmt.Errorf("pgtest: %w", err)
-	}
-	if err := c.run("initdb", "-D", c.dataDir(), "-U", User, "--pwfile="+pwfile, "--auth-local=peer",
-		"--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"); err != nil {
+	if err := c.copyTemplate(); err != nil {
 		return err
 	}
-	os.Remove(pwfile)
 	err := c.prependHBA(o.HBA)
 	if err != nil {
 		return err

@@ -16,7 +16,8 @@ const Host = "127.0.0.1"
 // Port is the server's TCP port; it stays the same across restarts.
 func (c *Cluster) Port() int { return c.port }
 
-// Password is the superuser's password.
+// Password is the superuser's password: the same for every cluster of
+// the process.
 func (c *Cluster) Password() string { return c.password }
 
 // DSN returns a URL connection string for the superuser and the postgres
