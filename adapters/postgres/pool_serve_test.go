@@ -25,7 +25,8 @@ import (
 // pings every 20ms) holds two or three working connections on a server
 // whose other slots are then taken. While queries keep two of them busy,
 // the pings need one more connection, whose dial the server refuses with
-// 53300; then one query more than the Pool holds at once needs one too.
+// 53300 (twice, at least); then one query more than the Pool holds at
+// once needs one too.
 // Each refusal is that dial's: the query that needed it fails with it,
 // the others work, the Pool stays Connected throughout (readiness 200)
 // and keeps its connections (the same backends). The time from the first
@@ -62,21 +63,46 @@ func TestPoolKeepsServingWhenOneMoreDialIsRefused(t *testing.T) {
 	first := time.Now()
 
 	// The pings' dials, while every connection the server allows the Pool
-	// is busy.
-	failed := pings.failed.Load()
-	busy := make([]error, len(working))
-	var burst sync.WaitGroup
-	for i := range busy {
-		burst.Go(func() { busy[i] = p.Do(ctx, sleep("0.5")) })
+	// is busy: each query holds its connection until two pings failed. A
+	// query that found a connection held by a ping dials, is refused, and
+	// tries again: refusals are 53300, and the health never changes.
+	release, inside := make(chan struct{}), make(chan struct{}, len(working))
+	var busy sync.WaitGroup
+	for range working {
+		busy.Go(func() {
+			for {
+				err := p.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+					inside <- struct{}{}
+					select {
+					case <-release:
+					case <-ctx.Done():
+					}
+					return selectOne(ctx, conn)
+				})
+				var pg *pgconn.PgError
+				if err == nil || !assert.ErrorAs(t, err, &pg) || !assert.Equal(t, "53300", pg.Code) {
+					assert.NoError(t, err)
+					return
+				}
+			}
+		})
 	}
-	burst.Wait()
-	for i, err := range busy {
-		assert.NoError(t, err, "query %d of %d", i+1, len(busy))
+	for range working {
+		<-inside
 	}
-	assert.GreaterOrEqual(t, pings.failed.Load()-failed, int64(2), "no ping needed a connection while they were busy")
+	for target := pings.failed.Load() + 2; pings.failed.Load() < target; {
+		select {
+		case <-pings.end:
+		case <-ctx.Done():
+			t.Fatalf("no two pings failed while every connection was busy: %v", p.Status())
+		}
+	}
+	close(release)
+	busy.Wait()
 
 	// Queries: one more at once than the Pool holds.
 	errs := make([]error, len(working)+1)
+	var burst sync.WaitGroup
 	for i := range errs {
 		burst.Go(func() { errs[i] = p.Do(ctx, sleep("0.3")) })
 	}
