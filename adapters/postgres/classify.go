@@ -30,14 +30,18 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 //     exception), network errors and everything else are retried with the
 //     backoff.
 //
-// A pgx error holds one answer per address it tried (pgx walks a DSN's
-// host list, with sslmode=prefer each host twice, and stops at the first
-// 28P01 or 3D000): it is Permanent only when every answer is one of those
-// SQLSTATEs. The supervisors of this package dial one host per attempt
-// and go further: permanent only when every host said so, each host's
-// last answer since the last connection counting, so a primary that
-// refuses connections while it restarts, next to a standby that answers
-// 28000, is retried.
+// A pgx error holds one error per try (pgx walks a DSN's host list, each
+// host twice with sslmode=prefer or allow, and stops at the first 28P01
+// or 3D000). A try whose TLS negotiation failed (prefer's TLS try against
+// a server without TLS, allow's after a refused plain login) is a step
+// within that host's answer, not an answer; the error is Permanent only
+// when every answer is one of those SQLSTATEs. With sslmode=require
+// against a server without TLS the refusal is the only answer: retried,
+// since the server may yet be configured for TLS. The supervisors of this
+// package dial one host per attempt and go further: permanent only when
+// every host said so, each host's last answer since the last connection
+// counting, so a primary that refuses connections while it restarts, next
+// to a standby that answers 28000, is retried.
 //
 // It also removes credentials: a *pgconn.ConnectError, which carries the
 // whole parsed Config and so the password, is replaced by an error with the
@@ -60,13 +64,25 @@ func classify(err error, secrets []string, tooMany time.Duration, rotating bool,
 		return nil
 	}
 	out := scrub(err, secrets)
-	// pgx tries every address (and, with sslmode=prefer, TLS then plain)
-	// and joins the errors: give up only when every one of them says so. A
-	// standby answering 28000 while the primary restarts is no reason to.
-	// The scrubbed error keeps one part per answer, so err may have been
-	// scrubbed already (by a connector) or not.
+	// pgx tries every address (and, with sslmode=prefer or allow, TLS and
+	// plain) and joins the errors: give up only when every answer says so.
+	// A TLS try that failed is a step within an answer, not one, unless
+	// nothing else answered (sslmode=require against a server without
+	// TLS). A standby answering 28000 while the primary restarts is no
+	// reason to give up.
+	var answered, steps []error
+	for _, leaf := range leaves(out, nil) {
+		if _, ok := leaf.(*stepError); ok {
+			steps = append(steps, leaf)
+		} else {
+			answered = append(answered, leaf)
+		}
+	}
+	if len(answered) == 0 {
+		answered = steps
+	}
 	permanent, hinted := true, false
-	for _, leaf := range leaves(err, nil) {
+	for _, leaf := range answered {
 		var pg *pgconn.PgError
 		if !errors.As(leaf, &pg) || !permanentCode(pg.Code, rotating) {
 			permanent = false
@@ -95,9 +111,10 @@ func permanentCode(code string, rotating bool) bool {
 }
 
 // leaves returns the errors at the ends of err's tree: a *pgconn.PgError
-// is one, and so is every error that wraps nothing.
+// is one, a stepError is one, and so is every error that wraps nothing.
 func leaves(err error, out []error) []error {
-	if _, ok := err.(*pgconn.PgError); ok {
+	switch err.(type) {
+	case *pgconn.PgError, *stepError:
 		return append(out, err)
 	}
 	switch u := err.(type) {

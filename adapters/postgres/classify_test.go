@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,7 +67,10 @@ func TestClassifyDropsTheConnectErrorConfig(t *testing.T) {
 	var pg *pgconn.PgError
 	require.ErrorAs(t, err, &pg)
 	assert.Equal(t, "28P01", pg.Code)
-	assert.Equal(t, raw.Error(), err.Error(), "the text was already free of the password")
+	assert.NotContains(t, err.Error(), "\n", "one line")
+	for line := range strings.Lines(raw.Error()) { // pgx's tries, one a line: the TLS try of prefer, then the login
+		assert.Contains(t, err.Error(), strings.TrimSuffix(strings.TrimSpace(line), ":"), "the text was already free of the password")
+	}
 
 	short, cancel2 := context.WithTimeout(t.Context(), time.Nanosecond)
 	defer cancel2()

@@ -32,8 +32,8 @@ type ConnOptions struct {
 	// DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
 	// Supervisor configures the supervisor; see supervisor.New for its
-	// defaults. An empty Name becomes the DSN's target, redacted
-	// (postgres://user@host:5432/db). Its Classify, if set, runs after
+	// defaults. An empty Name becomes "postgres conn " and the DSN's
+	// target, redacted (postgres conn postgres://user@host:5432/db). Its Classify, if set, runs after
 	// this package's. Its OnConnect runs after every connect, before the
 	// state is Connected: prepare statements, SET search_path, register
 	// types; an error fails the attempt.
@@ -48,23 +48,14 @@ type ConnOptions struct {
 // no Configure, no BeforeConnect, TooManyConnectionsHint 5s, the
 // supervisor's own (Backoff Decorrelated with Base 1s and Cap 1 minute,
 // StableAfter 30s, ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes)
-// and Name the redacted target. Every connect (the dial, TLS and the
-// login) and every cancel request is bounded by the DSN's
-// connect_timeout, or else by Supervisor.ConnectTimeout. Bad options are
-// one error wrapping supervisor.ErrInvalidOptions that names the field.
-// The hosts of a DSN with several are the supervisor's endpoints, one
-// dialed per attempt, the next one at once after a failure
+// and Name "postgres conn " and the redacted target. Every connect (the
+// dial, TLS and the login) and every cancel request is bounded by the
+// DSN's connect_timeout, or else by Supervisor.ConnectTimeout. Bad
+// options are one error wrapping supervisor.ErrInvalidOptions that names
+// the field. The hosts of a DSN with several are the supervisor's
+// endpoints, one dialed per attempt, the next one at once after a failure
 // (Supervisor.FailoverSpread); see the package documentation.
-//
-// A *pgx.Conn is not safe for concurrent use, so the supervisor does not
-// watch it in the background. Do runs a function with the connection and,
-// when its error is a connection error (IsConnError), invalidates it so
-// that the supervisor reconnects; an ordinary SQL error keeps it. A
-// program that holds the conn from Conn calls Invalidate(conn, err) itself
-// when IsConnError(err) and stops using conn. The supervisor also closes
-// the connection when Run's context ends: stop using it first. It never
-// re-sends a query.
-func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], error) {
+func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
 	}
@@ -79,12 +70,18 @@ func NewConn(dsn string, o ConnOptions) (*supervisor.Supervisor[*pgx.Conn], erro
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}
-	t := newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
+	t := newTarget("conn", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings()))
+	var sup *supervisor.Supervisor[*pgx.Conn]
 	if t.several() {
-		return newSupervisor[*pgx.Conn](t, replicas{c}, o.Supervisor)
+		sup, err = newSupervisor[*pgx.Conn](t, replicas{c}, o.Supervisor)
+	} else {
+		sup, err = newSupervisor(t, c, o.Supervisor)
 	}
-	return newSupervisor(t, c, o.Supervisor)
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{Supervisor: sup, turn: make(chan struct{}, 1)}, nil
 }
 
 // closeTimeout bounds closing one connection: the Terminate message, and

@@ -99,6 +99,20 @@ func (d *dialer) cutAll() {
 	}
 }
 
+// working returns how many connections d made are up and in use or
+// ready for use: not being closed by pgconn (it dialed a cancel request),
+// not dropped, not condemned. pgxpool counts a connection it is
+// destroying as acquired until its cleanup ends; this does not.
+func (d *dialer) working() int {
+	n := 0
+	for _, c := range d.tracked() {
+		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.condemned() {
+			n++
+		}
+	}
+	return n
+}
+
 // tracked returns the connections open now.
 func (d *dialer) tracked() []*trackedConn {
 	d.mu.Lock()

@@ -1,13 +1,13 @@
 // Package postgres plugs github.com/jackc/pgx/v5 into redial's
-// supervisor: a single *pgx.Conn (NewConn), a LISTEN/NOTIFY Listener that
-// re-LISTENs after every reconnect and says when notifications may have
-// been missed (NewListener), and a *pgxpool.Pool whose health follows a
+// supervisor: a single *pgx.Conn whose users take turns (NewConn), a
+// LISTEN/NOTIFY Listener that re-LISTENs after every reconnect and says
+// when notifications may have been missed (NewListener), and a *pgxpool.Pool whose health follows a
 // bounded Ping and the queries run through Pool.Do (NewPool).
 //
 // Every constructor takes the DSN first and an options value whose zero
 // fields mean the documented defaults:
 //
-//	s, err := postgres.NewConn(dsn, postgres.ConnOptions{})         // *supervisor.Supervisor[*pgx.Conn]
+//	s, err := postgres.NewConn(dsn, postgres.ConnOptions{})         // *Conn: a *supervisor.Supervisor[*pgx.Conn]
 //	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{}) // *Listener
 //	p, err := postgres.NewPool(dsn, postgres.PoolOptions{})         // *Pool
 //
@@ -16,8 +16,11 @@
 // Listener and the Pool, whose connections stay private. All three offer
 // Run, Status, Subscribe, Done, Err, Name and History (they are
 // health.HistorySource, for the status page); the default Name is the
-// DSN's target without its secrets, postgres://user@host:5432/db (the
-// hosts of a multi-host DSN joined with commas). A bad option is one
+// kind and the DSN's target without its secrets, "postgres conn
+// postgres://user@host:5432/db" ("postgres listener ...", "postgres pool
+// ..."; the hosts of a multi-host DSN joined with commas), so that the
+// three kinds on one DSN are told apart in logs, Status, metrics and the
+// status page. A bad option is one
 // error wrapping supervisor.ErrInvalidOptions that names it once:
 // "postgres: PingInterval -1s: negative", "postgres: dsn: empty (...)".
 //
@@ -58,20 +61,47 @@
 // connections while it restarts, next to a standby that answers 28000, is
 // retried; two hosts that both say no end it after two attempts. The
 // program's Supervisor.Classify, if set, runs after this package's.
+//
+// A host's answer is what its server said to the login, whatever the
+// sslmode: the TLS try that pgx makes within it (sslmode=prefer, pgx's
+// default, tries TLS first and plain after a server without TLS refused
+// it; allow tries TLS after a refused plain login) is a step, not an
+// answer. So a wrong password against a server without TLS is Failed at
+// the first attempt with a DSN that says nothing of sslmode too. With
+// sslmode=require (or verify-ca, verify-full) against a server without
+// TLS, or a certificate that fails, the refusal is the answer: retried,
+// since the server may yet be configured, and the login was never tried.
+// The step stays in the error's text.
+//
 // IsConnError tells a query error that broke the connection from an
-// ordinary SQL error: the supervisor of NewConn uses it in Do, which
-// invalidates the connection only then, and Pool.Do, which then makes
-// the Pool's health Backoff at once.
+// ordinary SQL error: Conn.Do invalidates the connection only then, and
+// Pool.Do makes the Pool's health Backoff only then. A caller's own
+// deadline or cancellation is never a connection loss in either Do: pgx
+// closes the connection it interrupted (its default context handler), a
+// Pool drops it and goes on, a Conn replaces it at once.
 //
-// # Pool.Do
+// # Pool health and Pool.Do
 //
-// Pool.Do acquires a connection, runs a function with it once and
-// releases it; a connection error from the acquire or the function makes
-// the Pool's health Backoff at once (with several hosts, the next host is
-// tried), so readiness follows the queries even when every connection is
-// busy and none is pinged. It does not wait for Connected: while the
-// Pool is in Backoff its queries dial, so they work as soon as the
-// database does. Its errors are safe to log (see Secrets).
+// A Pool's health says whether it can serve a query. It goes Backoff when
+// a ping, or a query through Pool.Do over an existing connection, fails
+// with a connection error, or a dial fails while no connection works
+// (with several hosts, the next host is tried); then its connections are
+// dropped. A dial of one more connection that fails while others work
+// (53300 from a full server, refused, timed out) is that dial's failure:
+// the query or ping that needed it fails, the health stays Connected and
+// the working connections stay. A query its caller gave up on (deadline or
+// cancellation) is not a failure either: pgx closes that connection,
+// pgxpool drops it, and the Pool pings soon. Pool.Do does not wait for
+// Connected: while the Pool is in Backoff its queries dial, so they work
+// as soon as the database does, and the first that works ends the Backoff
+// wait (unless a 53300 hint set it: the supervisor honours hints). Its
+// errors are safe to log (see Secrets).
+//
+// # Conn.Do
+//
+// A *pgx.Conn serves one caller at a time: Conn.Do and the bodies of
+// Conn.Connections take turns, each caller waiting until its ctx ends,
+// without a goroutine of its own ("postgres: conn busy" when it ends).
 //
 // # Per-attempt credentials
 //
@@ -135,10 +165,11 @@
 // A path that stops forwarding without closing (a dead NAT entry, a
 // stalled proxy) is found within 15s with the defaults: a Listener pings
 // after PingInterval (10s) of silence and gives the ping PingTimeout (3s);
-// a Pool pings every PingInterval (5s), twice within PingTimeout (3s)
-// each before it says lost, and a query through Pool.Do that times out
-// says so at once, even when every connection is busy and none is
-// pinged. An attempt on a stalled path fails at the supervisor's
+// a Pool pings every PingInterval (5s), and soon after a caller gave up
+// on a query, twice within PingTimeout (3s) each before it says lost. A
+// Pool whose every connection is busy is not pinged: its queries tell,
+// when they fail, or when their callers give up on them and the freed
+// connections let a ping through. An attempt on a stalled path fails at the supervisor's
 // ConnectTimeout (10s by default); the Listener's and the Pool's connects
 // fail at PingTimeout already.
 //

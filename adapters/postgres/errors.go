@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"strings"
 	"syscall"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -23,11 +24,12 @@ var ErrMissed = errors.New("notifications may have been missed")
 // query through the *pgxpool.Pool a Pool hands out (pgxpool's own Exec,
 // Query and Acquire), whose *pgconn.ConnectError carries the whole parsed
 // Config, password included, in a field that errors.As or a reflective
-// logger reaches. The result's text is err's with every password found in
-// its ConnectErrors (the DSN's, or one BeforeConnect set) masked; its
-// chain keeps what holds no secret: a copy of each server's
-// *pgconn.PgError (one per host tried, so errors.As still finds the
-// SQLSTATE), network and context errors, io.EOF, and the backoff marks.
+// logger reaches. The result's text is err's, on one line, with every
+// password found in its ConnectErrors (the DSN's, or one BeforeConnect
+// set) masked; its chain keeps what holds no secret: a copy of each
+// server's *pgconn.PgError (one per host tried, so errors.As still finds
+// the SQLSTATE), network and context errors, io.EOF, and the backoff
+// marks.
 // An error without a ConnectError or a *pgconn.ParseConfigError keeps its
 // whole chain behind masked text. SafeError(nil) is nil. The errors this
 // package returns (Do's, Status().Err, Run's, what Notifications yields)
@@ -77,7 +79,7 @@ func scrub(err error, secrets []string) error {
 	if !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
 		return redact.Error(err, secrets...)
 	}
-	out := redact.Scrubbed(redact.Text(err.Error(), secrets...), safeParts(err, secrets, nil)...)
+	out := redact.Scrubbed(oneLine(redact.Text(err.Error(), secrets...)), safeParts(err, secrets, nil)...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -87,7 +89,8 @@ func scrub(err error, secrets []string) error {
 	return out
 }
 
-// safeParts appends, for every end of err's tree, what may be kept of it:
+// safeParts appends, for every end of err's tree, what may be kept of it
+// (a TLS try that pgx made within one answer kept whole, as a stepError):
 // a copy of a *pgconn.PgError; a *net.OpError or *net.DNSError (addresses
 // and a system error) as it is; context.Canceled, DeadlineExceeded, io.EOF,
 // io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed and system
@@ -111,6 +114,10 @@ func safeParts(err error, secrets []string, out []error) []error {
 	case interface{ Unwrap() []error }:
 		if es := u.Unwrap(); len(es) > 0 {
 			for _, e := range es {
+				if tlsStep(e) {
+					out = append(out, &stepError{redact.Scrubbed(redact.Text(e.Error(), secrets...), safeParts(e, secrets, nil)...)})
+					continue
+				}
 				out = safeParts(e, secrets, out)
 			}
 			return out
@@ -121,6 +128,17 @@ func safeParts(err error, secrets []string, out []error) []error {
 		}
 	}
 	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
+}
+
+// oneLine puts the text of pgx's joined errors, one try a line
+// ("failed to connect to `...`:\n\ta: ...\n\tb: ..."), on one line, the
+// tries separated by "; ", so that a log line or a command's error line
+// holds all of it.
+func oneLine(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.NewReplacer(":\n\t", ": ", "\n\t", "; ", "\n", "; ").Replace(s)
 }
 
 // walk calls f for err and every error in its tree.
@@ -137,4 +155,28 @@ func walk(err error, f func(error)) {
 	case interface{ Unwrap() error }:
 		walk(u.Unwrap(), f)
 	}
+}
+
+// stepError is one of pgx's tries that failed in the TLS negotiation,
+// kept in a scrubbed chain: with sslmode=prefer the TLS try before the
+// plain one, with allow the one after it. It is a step within one
+// answer, not an answer: classify looks past it.
+type stepError struct{ err error }
+
+func (e *stepError) Error() string { return e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+// tlsStep reports whether e, one of the errors pgx joined in a
+// *pgconn.ConnectError (one per try: "host:port (host): msg: cause"), is
+// a try whose TLS negotiation failed ("tls error: ...", the server
+// refused TLS or the handshake failed). pgx exports neither the type nor
+// the step, so its text tells; TestSSLModeMatrix pins it against real
+// servers.
+func tlsStep(e error) bool {
+	inner := errors.Unwrap(e)
+	if inner == nil {
+		return false
+	}
+	msg := inner.Error()
+	return strings.HasPrefix(msg, "tls error: ") && strings.HasSuffix(e.Error(), "): "+msg)
 }

@@ -156,7 +156,7 @@ func ExampleNewPool_severalHosts() {
 	}
 }
 
-// The default Name is the target without its password.
+// The default Name is the kind and the target without its password.
 func ExampleNewPool() {
 	p, err := postgres.NewPool("postgres://app:secret@db1:5432,db2:5433/orders", postgres.PoolOptions{})
 	if err != nil {
@@ -167,7 +167,7 @@ func ExampleNewPool() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, supervisor.ErrInvalidOptions))
 	// Output:
-	// postgres://app@db1:5432,db2:5433/orders
+	// postgres pool postgres://app@db1:5432,db2:5433/orders
 	// postgres: PingInterval -1ns: negative
 	// true
 }

@@ -33,21 +33,45 @@ const spread = 100 * time.Millisecond
 // on 127.0.0.1 under the race detector, generously.
 const oneConnect = time.Second
 
-// sameRole creates role, with one random password, on every cluster (a
-// primary and its replicas share their roles) and returns the password.
-func sameRole(t *testing.T, role string, clusters ...*pgtest.Cluster) string {
+// uniqueRole creates a role named prefix and a random suffix, with one
+// random password, on every cluster (a primary and its replicas share
+// their roles). On the clusters the package's tests share it is dropped,
+// its sessions ended, when t ends: with its unique name, a test can run
+// again on the same clusters (go test -count=N) either way.
+func uniqueRole(t *testing.T, prefix string, clusters ...*pgtest.Cluster) (role, password string) {
 	t.Helper()
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
-	pw := hex.EncodeToString(b)
+	password = hex.EncodeToString(b)
+	role = prefix + "_" + password[:8]
 	for _, c := range clusters {
 		admin := c.Connect(t)
 		_, err := admin.Exec(t.Context(), "SET default_transaction_read_only = off") // a read-only cluster too
 		require.NoError(t, err)
-		_, err = admin.Exec(t.Context(), fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, pw))
+		_, err = admin.Exec(t.Context(), fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s'", role, password))
 		require.NoError(t, err)
+		if c == shared || c == rejecting {
+			t.Cleanup(func() { dropRole(t, c, role) })
+		}
 	}
-	return pw
+	return role, password
+}
+
+// dropRole ends role's sessions on c and drops it, on a connection of
+// its own (the test's may have been cut by a restart).
+func dropRole(t *testing.T, c *pgtest.Cluster, role string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, c.DSN("application_name", "pgtest"))
+	require.NoError(t, err)
+	defer admin.Close(ctx)
+	_, err = admin.Exec(ctx, "SET default_transaction_read_only = off")
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", role)
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, "DROP ROLE IF EXISTS "+role)
+	require.NoError(t, err)
 }
 
 // port is c's port as text.
@@ -96,10 +120,10 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 	t.Parallel()
 	const channel = "failover"
 	first := pgtest.Start(t, pgtest.Options{})
-	pw := sameRole(t, "failover", first, shared)
+	role, pw := uniqueRole(t, "failover", first, shared)
 
-	kv := fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%d,%d user=failover password=%s dbname=postgres sslmode=disable",
-		first.Port(), shared.Port(), pw)
+	kv := fmt.Sprintf("host=127.0.0.1,127.0.0.1 port=%d,%d user=%s password=%s dbname=postgres",
+		first.Port(), shared.Port(), role, pw)
 	l := newListener(t, kv, postgres.ListenerOptions{Channels: []string{channel},
 		Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	start(t, l)
@@ -108,8 +132,8 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 	notify(t, first.Connect(t), channel, "one")
 	expect(t, l, channel, "one")
 
-	u := url.URL{Scheme: "postgres", User: url.UserPassword("failover", pw), Host: first.Addr() + "," + shared.Addr(),
-		Path: "/postgres", RawQuery: "sslmode=disable&pool_max_conns=2"}
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(role, pw), Host: first.Addr() + "," + shared.Addr(),
+		Path: "/postgres", RawQuery: "pool_max_conns=2"}
 	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
 	start(t, p)
@@ -194,10 +218,10 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 func TestReadWriteSkipsAReadOnlyHost(t *testing.T) {
 	t.Parallel()
 	first := rejecting // its database postgres takes logins
-	pw := sameRole(t, "failover_rw", first, shared)
-	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE failover_rw SET default_transaction_read_only = on")
+	role, pw := uniqueRole(t, "failover_rw", first, shared)
+	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE "+role+" SET default_transaction_read_only = on")
 	require.NoError(t, err)
-	dsn := fmt.Sprintf("postgres://failover_rw:%s@%s,%s/postgres?sslmode=disable&target_session_attrs=read-write", pw, first.Addr(), shared.Addr())
+	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres?target_session_attrs=read-write", role, pw, first.Addr(), shared.Addr())
 	for kind, build := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			r := build(t, dsn, supervisor.Settings{Backoff: fast, FailoverSpread: spread}).(historian)
@@ -222,10 +246,10 @@ func TestReadWriteSkipsAReadOnlyHost(t *testing.T) {
 func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 	t.Parallel()
 	first := rejecting
-	pw := sameRole(t, "failover_full", first, shared)
-	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE failover_full CONNECTION LIMIT 0")
+	role, pw := uniqueRole(t, "failover_full", first, shared)
+	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE "+role+" CONNECTION LIMIT 0")
 	require.NoError(t, err)
-	dsn := fmt.Sprintf("postgres://failover_full:%s@%s,%s/postgres?sslmode=disable", pw, first.Addr(), shared.Addr())
+	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres", role, pw, first.Addr(), shared.Addr())
 	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
 	start(t, s)
@@ -262,9 +286,9 @@ func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 func TestPoolDropsADialThatStraddledAFailover(t *testing.T) {
 	t.Parallel()
 	first := rejecting
-	pw := sameRole(t, "failover_straddle", first, shared)
-	u := url.URL{Scheme: "postgres", User: url.UserPassword("failover_straddle", pw), Host: first.Addr() + "," + shared.Addr(),
-		Path: "/postgres", RawQuery: "sslmode=disable&pool_max_conns=3"}
+	role, pw := uniqueRole(t, "failover_straddle", first, shared)
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(role, pw), Host: first.Addr() + "," + shared.Addr(),
+		Path: "/postgres", RawQuery: "pool_max_conns=3"}
 	gate := make(chan struct{}) // closed to let the held dial go on
 	entered := make(chan struct{})
 	var hold atomic.Bool

@@ -83,6 +83,6 @@ func (l *Listener) Done() <-chan struct{} { return l.sup.Done() }
 // gave up. Before that it returns nil.
 func (l *Listener) Err() error { return l.sup.Err() }
 
-// Name returns the Listener's name: Supervisor.Name, or the redacted
-// target.
+// Name returns the Listener's name: Supervisor.Name, or "postgres
+// listener " and the redacted target.
 func (l *Listener) Name() string { return l.sup.Name() }

@@ -67,7 +67,8 @@ type ListenerOptions struct {
 	// DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
 	// Supervisor configures the Listener's supervisor; see supervisor.New
-	// for its defaults. An empty Name becomes the DSN's target, redacted.
+	// for its defaults. An empty Name becomes "postgres listener " and the
+	// DSN's target, redacted.
 	// Its Classify, if set, runs after this package's. The connection
 	// itself stays private, so there is no OnConnect: the Listener's own
 	// LISTENs on every connect.
@@ -121,10 +122,11 @@ type listenRequest struct {
 // starts it. Defaults: no Channels yet, PingInterval 10s, PingTimeout 3s
 // (a silent path is found within 13s), Buffer 64, no Configure, no
 // BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
-// the redacted target. Every connect (the dial, TLS and the login) and
-// every cancel request is bounded by the DSN's connect_timeout, or else
-// by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s with
-// the defaults): an attempt stuck on a path that died fails that soon.
+// "postgres listener " and the redacted target. Every connect (the dial,
+// TLS and the login) and every cancel request is bounded by the DSN's
+// connect_timeout, or else by the shorter of PingTimeout and
+// Supervisor.ConnectTimeout (3s with the defaults): an attempt stuck on a
+// path that died fails that soon.
 // Bad options are one error wrapping supervisor.ErrInvalidOptions that
 // names the field. With several hosts in the DSN, a Listener that lost
 // its host LISTENs on the next one at once (see the package
@@ -169,7 +171,7 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
 	}
-	l.t = newTarget(dsn, &cfg.Config, hint, o.BeforeConnect != nil)
+	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
 	if l.t.several() {
 		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, adapt.Options(o.Supervisor, l.onConnect))

@@ -33,7 +33,7 @@ type historian interface {
 // and the hosts (host:port) in order.
 func multiHostDSN(password, db string, hosts ...string) string {
 	u := url.URL{Scheme: "postgres", User: url.UserPassword(pgtest.User, password), Host: strings.Join(hosts, ","),
-		Path: "/" + db, RawQuery: "sslmode=disable"}
+		Path: "/" + db}
 	return u.String()
 }
 
@@ -166,9 +166,8 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 		require.Equal(t, health.Backoff, st.State, "gave up on a refused login although BeforeConnect is set: %v", st.Err)
 	})
 	t.Run("3D000 twice", func(t *testing.T) {
-		const role = "hook_3d000"
-		pw := sameRole(t, role, shared, c)
-		dsn := "host=127.0.0.1,127.0.0.1 port=" + port(shared) + "," + port(c) + " user=" + role + " password=" + pw + " dbname=nothere sslmode=disable"
+		role, pw := uniqueRole(t, "hook_3d000", shared, c)
+		dsn := "host=127.0.0.1,127.0.0.1 port=" + port(shared) + "," + port(c) + " user=" + role + " password=" + pw + " dbname=nothere"
 		failsAfterEveryHost(t, build(dsn), map[string]string{shared.Addr(): "3D000", c.Addr(): "3D000"}, shared.Addr(), c.Addr())
 	})
 }

@@ -11,14 +11,16 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// nameOf returns the default Name of a supervisor over cfg: its target,
-// built from the parsed config and holding no secret by construction,
+// nameOf returns the default Name of a supervisor of kind (conn,
+// listener, pool) over cfg: "postgres", kind and its target, built from
+// the parsed config and holding no secret by construction,
 // postgres://user@host:port/dbname, the hosts of a multi-host DSN joined
-// with commas (postgres://app@h1:5432,h2:5433/db). A part that shares a
+// with commas ("postgres pool postgres://app@h1:5432,h2:5433/db"), so that
+// a Conn, a Listener and a Pool on one DSN are told apart. A part that shares a
 // piece with one of secrets (a malformed DSN that pgx read another way
 // than its author meant, taking part of the password for the host) is
 // masked whole.
-func nameOf(cfg *pgconn.Config, secrets []string) string {
+func nameOf(kind string, cfg *pgconn.Config, secrets []string) string {
 	clean := func(s string) string {
 		if sharesPiece(s, secrets) {
 			return redact.Mask
@@ -37,7 +39,7 @@ func nameOf(cfg *pgconn.Config, secrets []string) string {
 		add(f.Host, f.Port)
 	}
 	var b strings.Builder
-	b.WriteString("postgres://")
+	b.WriteString("postgres " + kind + " postgres://")
 	if cfg.User != "" {
 		b.WriteString(url.User(clean(cfg.User)).String() + "@")
 	}
@@ -46,12 +48,12 @@ func nameOf(cfg *pgconn.Config, secrets []string) string {
 	return b.String()
 }
 
-// newTarget returns what a constructor knows of dsn once parsed as cfg
-// (after Configure): its secrets, its name, its endpoints when it has
-// several hosts; rotating says BeforeConnect is set.
-func newTarget(dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
+// newTarget returns what the constructor of kind knows of dsn once
+// parsed as cfg (after Configure): its secrets, its name, its endpoints
+// when it has several hosts; rotating says BeforeConnect is set.
+func newTarget(kind, dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
-	t := target{secrets: newSecretSet(secrets), name: nameOf(cfg, secrets), tooMany: tooMany, rotating: rotating,
+	t := target{secrets: newSecretSet(secrets), name: nameOf(kind, cfg, secrets), tooMany: tooMany, rotating: rotating,
 		hosts: endpointsOf(cfg, secrets)}
 	if len(t.hosts) > 1 {
 		t.answers = newAnswers(len(t.hosts))

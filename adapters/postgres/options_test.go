@@ -133,15 +133,15 @@ func TestZeroOptionalFieldsAreDefaults(t *testing.T) {
 	const dsn = "host=127.0.0.1 port=1 user=u password=pw dbname=db"
 	c, err := postgres.NewConn(dsn, postgres.ConnOptions{}) // nil Configure, nil OnConnect
 	require.NoError(t, err)
-	assert.Equal(t, "postgres://u@127.0.0.1:1/db", c.Name())
+	assert.Equal(t, "postgres conn postgres://u@127.0.0.1:1/db", c.Name())
 	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, "postgres://u@127.0.0.1:1/db", l.Name())
+	assert.Equal(t, "postgres listener postgres://u@127.0.0.1:1/db", l.Name())
 	assert.Equal(t, postgres.DefaultBuffer, postgres.BufferCap(l))
 	assert.Empty(t, l.Channels())
 	p, err := postgres.NewPool(dsn, postgres.PoolOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, "postgres://u@127.0.0.1:1/db", p.Name())
+	assert.Equal(t, "postgres pool postgres://u@127.0.0.1:1/db", p.Name())
 	p, err = postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "orders"}})
 	require.NoError(t, err)
 	assert.Equal(t, "orders", p.Name())
@@ -151,7 +151,9 @@ func TestZeroOptionalFieldsAreDefaults(t *testing.T) {
 }
 
 // TestDefaultNameIsTheRedactedTarget: the default Name of every kind is
-// built from the parsed DSN, never with its password.
+// built from the parsed DSN, never with its password, after "postgres"
+// and the kind, so that the three kinds on one DSN are told apart in
+// logs, Status, metrics and the status page.
 func TestDefaultNameIsTheRedactedTarget(t *testing.T) {
 	for dsn, want := range map[string]string{
 		"postgres://app:Zq9secret@db.internal:6432/orders?sslmode=disable":           "postgres://app@db.internal:6432/orders",
@@ -172,9 +174,9 @@ func TestDefaultNameIsTheRedactedTarget(t *testing.T) {
 			require.NoError(t, err)
 			p, err := postgres.NewPool(dsn, postgres.PoolOptions{})
 			require.NoError(t, err)
-			for _, r := range []runner{c, l, p} {
-				assert.Equal(t, want, r.Name())
-				assert.Equal(t, want, r.Status().Name)
+			for kind, r := range map[string]runner{"conn": c, "listener": l, "pool": p} {
+				assert.Equal(t, "postgres "+kind+" "+want, r.Name())
+				assert.Equal(t, r.Name(), r.Status().Name)
 				assert.NotContains(t, r.Name(), "Zq9")
 			}
 		})

@@ -14,6 +14,7 @@ import (
 // query the test runs through the pool. It is set as the pool's Tracer.
 type pingCounter struct {
 	started, ended atomic.Int64
+	failed         atomic.Int64 // acquires that ended with an error
 	end            chan struct{}
 }
 
@@ -31,7 +32,10 @@ func (p *pingCounter) TraceAcquireStart(ctx context.Context, _ *pgxpool.Pool, _ 
 	return ctx
 }
 
-func (p *pingCounter) TraceAcquireEnd(context.Context, *pgxpool.Pool, pgxpool.TraceAcquireEndData) {
+func (p *pingCounter) TraceAcquireEnd(_ context.Context, _ *pgxpool.Pool, d pgxpool.TraceAcquireEndData) {
+	if d.Err != nil {
+		p.failed.Add(1)
+	}
 	p.ended.Add(1)
 	select {
 	case p.end <- struct{}{}:

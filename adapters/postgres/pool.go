@@ -60,23 +60,25 @@ type PoolOptions struct {
 	// DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
 	// Supervisor configures the Pool's supervisor; see supervisor.New for
-	// its defaults. An empty Name becomes the DSN's target, redacted. Its
-	// Classify, if set, runs after this package's.
+	// its defaults. An empty Name becomes "postgres pool " and the DSN's
+	// target, redacted. Its Classify, if set, runs after this package's.
 	Supervisor supervisor.Settings
 }
 
-// Pool supervises one *pgxpool.Pool. Its health follows a bounded Ping
-// on an interval and the queries run through Do: Connected while pings
-// succeed; Backoff, with pings paced by the jittered backoff, while the
-// database is down; Connected again when it is back, with the same
-// *pgxpool.Pool, so a program that kept the pool needs no restart. One
-// dead backend does not make the pool unhealthy: pgxpool drops it and a
-// second ping, on a fresh connection, decides. A query run through Do
-// that fails with a connection error (IsConnError) makes it Backoff at
-// once: a pool whose every connection is busy is not pinged, and a server
-// restart that the pings missed still shows. It offers the supervisor's
-// Run, Status, Subscribe, Done, Err, Name and History; its methods are
-// safe for concurrent use.
+// Pool supervises one *pgxpool.Pool. Its health says whether the pool
+// can serve a query, from a bounded Ping on an interval and the queries
+// run through Do: Connected while they work; Backoff, with pings paced by
+// the jittered backoff, while the database is down; Connected again when
+// it is back, with the same *pgxpool.Pool, so a program that kept the
+// pool needs no restart. One dead backend does not make it unhealthy to
+// the pings (pgxpool drops it and a second ping decides), nor does a dial
+// of one more connection that fails while others work (53300 from a full
+// server), nor a query its caller gave up on; a query through Do over an
+// existing connection that fails with a connection error (IsConnError)
+// makes it Backoff at once: a pool whose every connection is busy is not
+// pinged, and a server restart that the pings missed still shows. It
+// offers the supervisor's Run, Status, Subscribe, Done, Err, Name and
+// History; its methods are safe for concurrent use.
 //
 // The pool itself is created by the first attempt and closed when Run
 // returns; it never re-sends a query (see the package documentation).
@@ -96,9 +98,9 @@ type Pool struct {
 // pool_max_conns and the other pgxpool settings); Run starts it.
 // Defaults: PingInterval 5s, PingTimeout 3s, no Configure, no
 // BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
-// the redacted target; every dial bounded by the DSN's connect_timeout,
-// or else by the shorter of PingTimeout and Supervisor.ConnectTimeout (3s
-// with the defaults). Bad options are one error wrapping
+// "postgres pool " and the redacted target; every dial bounded by the
+// DSN's connect_timeout, or else by the shorter of PingTimeout and
+// Supervisor.ConnectTimeout (3s with the defaults). Bad options are one error wrapping
 // supervisor.ErrInvalidOptions that names the field. With several hosts
 // in the DSN, every dial of the pool goes to the current one, and a Pool
 // that lost it moves to the next at once with the same *pgxpool.Pool
@@ -124,7 +126,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if cfg.MaxConns < 1 || cfg.MinConns > cfg.MaxConns {
 		return nil, opterr.New(pkg, "Configure", nil, "left MaxConns %d, MinConns %d (want 1 <= MaxConns, MinConns <= MaxConns)", cfg.MaxConns, cfg.MinConns)
 	}
-	t := newTarget(dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
+	t := newTarget("pool", dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
 	c := newPoolConnector(cfg, t, o)
 	var sup *supervisor.Supervisor[*pgxpool.Pool]
 	if t.several() {
@@ -188,5 +190,6 @@ func (p *Pool) Err() error {
 	}
 }
 
-// Name returns the Pool's name: Supervisor.Name, or the redacted target.
+// Name returns the Pool's name: Supervisor.Name, or "postgres pool " and
+// the redacted target.
 func (p *Pool) Name() string { return p.sup.Name() }

@@ -9,25 +9,31 @@ import (
 )
 
 // Do acquires a connection from the pool, runs f with it once and
-// releases it. When the acquire fails with a connection error, or f with
-// one that broke the connection it was given (IsConnError, and pgx closed
-// the connection: the server ended the session, the network failed, a
-// query was interrupted by its ctx's deadline), the Pool's health goes to
-// Backoff at once, with that error, and the pool's connections are
-// dropped, as when pings fail: readiness follows the queries, even when
-// every connection is busy and none is pinged. Some failures say nothing
-// of the database and leave the health alone: an ordinary SQL error (a
-// syntax error, a constraint, statement_timeout's 57014), an error of f's
-// that left the connection open, a query cancelled by its own ctx
-// (context.Canceled: the caller gave up), and an acquire that ended with
-// the caller's ctx while it waited for a connection.
+// releases it. The Pool's health goes to Backoff at once, with the error,
+// when the pool can serve no query: a query over an existing connection
+// failed with a connection error (IsConnError, and pgx closed the
+// connection: the server ended the session, the network failed), or the
+// acquire failed to dial while the pool holds no working connection. The
+// pool's connections are then dropped, as when pings fail.
+//
+// Other failures say nothing of whether the Pool can serve and leave the
+// health alone: a dial of one more connection refused (53300), timed out
+// or failed while other connections work (that query fails with it); an
+// ordinary SQL error (a syntax error, a constraint, statement_timeout's
+// 57014); an error of f's that left the connection open; and the
+// caller's own deadline or cancellation, during the acquire or the query.
+// A connection whose query the caller's ctx interrupted is handled as pgx
+// handles it: pgx closes it and pgxpool drops it (its cleanup gets a
+// second at most), and the Pool pings soon to see whether the database
+// answers.
 //
 // Do does not wait for the Pool to be Connected: while it is in Backoff,
 // the acquire dials as pgxpool does, so queries work as soon as the
 // database does, and the first one that works ends the Backoff wait (the
 // Pool pings at once, and readiness follows within that ping's round
-// trip). It waits only for the pool to exist (the first attempt
-// makes it) and fails at once once the Pool has stopped or given up.
+// trip), unless the server's 53300 hint set that wait. It waits only for
+// the pool to exist (the first attempt makes it) and fails at once once
+// the Pool has stopped or given up.
 //
 // The error is f's or the acquire's, safe to log or store: its text has
 // the secrets masked, and a *pgconn.ConnectError (whose Config holds the
@@ -41,28 +47,42 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 	}
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		waited := waited(ctx, err)
-		err = p.c.t.scrub(err)
-		if !waited {
-			p.failed(ctx, pool, err)
-		}
-		return err
+		return p.acquireFailed(ctx, pool, err)
 	}
 	defer conn.Release()
 	err = f(ctx, conn)
-	if conn.Conn().IsClosed() {
+	switch {
+	case !conn.Conn().IsClosed():
+		// The database answered (with rows, or with an SQL error), so a
+		// Pool in Backoff tries again at once rather than at the end of
+		// its wait (supervisor's RetryNow).
+		p.sup.RetryNow()
+	case callerEnded(ctx, err):
+		p.c.interrupted(conn.Conn().PgConn())
+	case IsConnError(err):
 		err = p.c.t.scrub(err)
-		p.failed(ctx, pool, err)
+		p.sup.Invalidate(pool, err) // ignored unless pool is live: Connected, not already lost
 		return err
 	}
-	// The connection is open after f: the database answered (with rows,
-	// or with an SQL error), so a Pool in Backoff tries again at once
-	// rather than at the end of its wait (supervisor's RetryNow).
-	p.sup.RetryNow()
 	if err != nil {
 		return p.c.t.scrub(err)
 	}
 	return nil
+}
+
+// acquireFailed returns the scrubbed err of an acquire, after making the
+// Pool lose pool when that says the pool can serve nothing: a dial failed
+// and no connection works, or another connection error.
+func (p *Pool) acquireFailed(ctx context.Context, pool *pgxpool.Pool, err error) error {
+	dial := dialFailed(err)
+	out := p.c.t.scrub(err)
+	switch {
+	case callerEnded(ctx, err): // a busy pool, or a dial the caller gave up on
+	case dial && p.c.dials.working() > 0: // one more connection: that dial's failure
+	case dial || IsConnError(err):
+		p.sup.Invalidate(pool, out)
+	}
+	return out
 }
 
 // pool returns the pool: at once once the first attempt has made it,
@@ -82,20 +102,17 @@ func (p *Pool) pool(ctx context.Context) (*pgxpool.Pool, error) {
 	}
 }
 
-// failed makes the Pool lose pool (Backoff, its connections dropped) when
-// err, from Do's acquire or f, says the database or the path to it
-// failed: IsConnError, unless it is only the caller's cancellation.
-func (p *Pool) failed(ctx context.Context, pool *pgxpool.Pool, err error) {
-	if !IsConnError(err) || errors.Is(ctx.Err(), context.Canceled) && errors.Is(err, context.Canceled) {
-		return
-	}
-	p.sup.Invalidate(pool, err) // ignored unless pool is live: Connected, not already lost
+// callerEnded reports whether err is ctx's own end: the caller's deadline
+// or cancellation, not the database's failure.
+func callerEnded(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
-// waited reports whether an acquire's err is only ctx ending while it
-// waited for a connection: a busy pool, or a dial the pings will judge;
-// no dial failed.
-func waited(ctx context.Context, err error) bool {
+// dialFailed reports whether err, an acquire's or a ping's, is the failure
+// to make a connection (pgx's *pgconn.ConnectError, or BeforeConnect's
+// error) rather than of a query over one.
+func dialFailed(err error) bool {
 	var ce *pgconn.ConnectError
-	return ctx.Err() != nil && errors.Is(err, ctx.Err()) && !errors.As(err, &ce)
+	var he *hookError
+	return errors.As(err, &ce) || errors.As(err, &he)
 }

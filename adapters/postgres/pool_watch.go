@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -23,6 +24,7 @@ type poolConnector struct {
 	dials             *dialer       // every connection pool dialed: bounded, and cut when it is lost or closed
 	pool              *pgxpool.Pool // made by the first Connect
 	made              chan struct{} // closed once pool is set
+	suspect           chan struct{} // capacity 1: a caller gave up on a query; Watch pings soon
 	current           atomic.Int32  // with several hosts, the endpoint every dial of the pool goes to
 }
 
@@ -34,7 +36,7 @@ type poolConnector struct {
 func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
 	defaultConnectTimeout(&cfg.ConnConfig.Config, min(connectTimeout(o.Supervisor), o.PingTimeout))
 	c := &poolConnector{cfg: cfg, t: t, interval: o.PingInterval, timeout: o.PingTimeout,
-		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{})}
+		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{}), suspect: make(chan struct{}, 1)}
 	before, configured := o.BeforeConnect, cfg.BeforeConnect
 	cfg.BeforeConnect = func(ctx context.Context, cc *pgx.ConnConfig) error {
 		at := -1
@@ -87,7 +89,7 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 		c.pool = p
 		close(c.made)
 	}
-	if err := c.ping(ctx); err != nil {
+	if _, err := c.ping(ctx); err != nil {
 		return nil, err
 	}
 	c.t.answers.ok()
@@ -129,11 +131,11 @@ func (c *poolConnector) Close(p *pgxpool.Pool) error {
 	return nil
 }
 
-// Watch pings the pool every interval until a ping fails twice in a row.
-// The second ping tells one dead backend (pgxpool destroyed it after the
-// first failure, and dials a fresh one) from a server that is gone. A
-// pool whose every connection is in use is not pinged, since a ping would
-// only wait for one of them: the queries in flight tell, through Do.
+// Watch pings the pool every interval, and soon after a query's caller
+// gave up on it (interrupted), until it finds that the pool can serve no
+// query (check). A pool whose every connection works and is in use is
+// not pinged, since a ping would only wait for one of them: the queries
+// in flight tell, through Do.
 func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	t := time.NewTimer(c.interval)
 	defer t.Stop()
@@ -142,32 +144,62 @@ func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C:
+		case <-c.suspect:
 		}
-		if st := p.Stat(); st.AcquiredConns() < st.MaxConns() {
-			if err := c.ping(ctx); err != nil && ctx.Err() == nil {
-				if err := c.ping(ctx); err != nil {
-					return err
-				}
+		if st := p.Stat(); min(st.AcquiredConns(), int32(c.dials.working())) < st.MaxConns() {
+			if err := c.check(ctx); err != nil {
+				return err
 			}
 		}
 		t.Reset(c.interval)
 	}
 }
 
-// ping pings the pool within the ping timeout.
-func (c *poolConnector) ping(ctx context.Context) error {
+// check pings the pool, and once more when that failed: the second ping
+// tells one dead backend (pgxpool destroyed it after the first failure,
+// and dials a fresh one) from a server that is gone. A ping that failed
+// only to dial one more connection while others work (53300, a refused
+// or timed-out dial) is that dial's failure.
+func (c *poolConnector) check(ctx context.Context) error {
+	var err error
+	for range 2 {
+		var dial bool
+		if dial, err = c.ping(ctx); err == nil || ctx.Err() != nil || dial && c.dials.working() > 0 {
+			return nil
+		}
+	}
+	return err
+}
+
+// ping pings the pool within the ping timeout; dial says whether it
+// failed to make a connection rather than over one.
+func (c *poolConnector) ping(ctx context.Context) (dial bool, err error) {
 	pctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	err := c.pool.Ping(pctx)
+	err = c.pool.Ping(pctx)
 	switch {
 	case err == nil:
-		return nil
+		return false, nil
 	case ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded):
 		err = fmt.Errorf("ping timed out after %v: %w", c.timeout, err)
 	default:
 		err = fmt.Errorf("ping: %w", err)
 	}
-	return c.t.scrub(err)
+	return dialFailed(err), c.t.scrub(err)
+}
+
+// interrupted is told of a connection whose query its caller's ctx
+// interrupted, which pgx closed: pgxpool drops it, its cleanup (a cancel
+// request, the server's goodbye) gets cleanupGrace so that on a dead path
+// it does not hold a slot for pgconn's 15s, and Watch pings soon.
+func (c *poolConnector) interrupted(pc *pgconn.PgConn) {
+	if s := sessionOf(pc); s != nil {
+		s.drop()
+	}
+	select {
+	case c.suspect <- struct{}{}:
+	default:
+	}
 }
 
 // close closes the pool when Run ends, within about poolCloseGrace.

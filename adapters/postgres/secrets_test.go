@@ -26,28 +26,34 @@ const badPassword = `Wr0ng p@ss'w%rd "ü\x`
 
 // kinds builds each supervised kind on dsn with supervisor settings o, as
 // a runner.
-var kinds = map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
-	"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: adapt.Options[*pgx.Conn](o, nil)})
-		require.NoError(t, err)
-		return s
-	},
-	"listener": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-		l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"x"}, Supervisor: o})
-		require.NoError(t, err)
-		return l
-	},
-	"pool": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-		p, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: o})
-		require.NoError(t, err)
-		return p
-	},
+var kinds = hintedKinds(0)
+
+// hintedKinds is kinds with TooManyConnectionsHint set to hint (0: its
+// default).
+func hintedKinds(hint time.Duration) map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner {
+	return map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
+		"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: adapt.Options[*pgx.Conn](o, nil)})
+			require.NoError(t, err)
+			return s
+		},
+		"listener": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+			l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"x"}, TooManyConnectionsHint: hint, Supervisor: o})
+			require.NoError(t, err)
+			return l
+		},
+		"pool": func(t *testing.T, dsn string, o supervisor.Settings) runner {
+			p, err := postgres.NewPool(dsn, postgres.PoolOptions{TooManyConnectionsHint: hint, Supervisor: o})
+			require.NoError(t, err)
+			return p
+		},
+	}
 }
 
 // keyValueDSN writes a key=value DSN with password quoted and escaped.
 func keyValueDSN(c *pgtest.Cluster, password, db string) string {
 	q := strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(password)
-	return fmt.Sprintf("host=%s port=%d user=%s password='%s' dbname=%s sslmode=disable", pgtest.Host, c.Port(), pgtest.User, q, db)
+	return fmt.Sprintf("host=%s port=%d user=%s password='%s' dbname=%s", pgtest.Host, c.Port(), pgtest.User, q, db)
 }
 
 // failsOnce runs r until it gives up and checks it took one attempt and

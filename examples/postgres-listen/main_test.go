@@ -45,15 +45,22 @@ func TestListenAcrossARestart(t *testing.T) {
 }
 
 // TestExitsWhenThePasswordIsWrong points the command at a server that
-// refuses the role's password: the Listener gives up at once (28P01) and
+// refuses the role's password, with a DSN that says nothing of sslmode
+// (pgx's prefer), on a server without TLS (pgx tries TLS first, then
+// plain) and on one with it: the Listener gives up at once (28P01) and
 // the command exits non-zero with one line that says why, never the
 // password itself.
 func TestExitsWhenThePasswordIsWrong(t *testing.T) {
-	pg := pgtest.Start(t, pgtest.Options{})
-	dsn := pg.URL("postgres", "wrong-password", "postgres")
-	out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
-	assert.NotContains(t, out, "wrong-password")
-	assert.NotContains(t, out, "attempt failed")
+	for name, o := range map[string]pgtest.Options{"TLS off": {}, "TLS on": {TLS: true}} {
+		t.Run(name, func(t *testing.T) {
+			pg := pgtest.Start(t, o)
+			dsn := pg.URL("postgres", "wrong-password", "postgres")
+			require.NotContains(t, dsn, "sslmode")
+			out := testkit.ExitsForGood(t, run, "password authentication failed", "-dsn", dsn)
+			assert.NotContains(t, out, "wrong-password")
+			assert.NotContains(t, out, "attempt failed")
+		})
+	}
 }
 
 // TestSaysItRetriesThenGivesUp points the command at a closed port with
@@ -62,7 +69,7 @@ func TestExitsWhenThePasswordIsWrong(t *testing.T) {
 func TestSaysItRetriesThenGivesUp(t *testing.T) {
 	addr := testkit.ClosedAddr(t)
 	out := testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-dsn", "postgres://app:SECRET123@"+addr+"/orders", "-max-attempts", "3")
-	retry := regexp.MustCompile(`(?m)^.* level=WARN msg="attempt failed" name=postgres://app@` + regexp.QuoteMeta(addr) + `/orders state=backoff attempt=(\d) .*delay=\S+ `)
+	retry := regexp.MustCompile(`(?m)^.* level=WARN msg="attempt failed" name="postgres listener postgres://app@` + regexp.QuoteMeta(addr) + `/orders" state=backoff attempt=(\d) .*delay=\S+ `)
 	var attempts []string
 	for _, m := range retry.FindAllStringSubmatch(out, -1) {
 		attempts = append(attempts, m[1])

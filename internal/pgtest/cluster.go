@@ -1,7 +1,9 @@
 // Package pgtest starts throwaway PostgreSQL clusters from the installed
-// server binaries for tests that need a real database: initdb into a
-// temporary directory, a free port on 127.0.0.1, its own socket directory,
-// fsync off, SCRAM password authentication over TCP. A test can stop,
+// server binaries for tests that need a real database: a copy of what
+// initdb made once per process in a temporary directory (so every cluster
+// of a process has the same superuser password), a free port on
+// 127.0.0.1, its own socket directory, fsync off, SCRAM password
+// authentication over TCP, TLS off unless Options.TLS. A test can stop,
 // start and restart the server (fast or immediate) to inject real faults.
 //
 // Every server is stopped and its directory removed when the test ends,
@@ -12,6 +14,7 @@ package pgtest
 
 import (
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -34,6 +37,11 @@ type Options struct {
 	// "host rejected all 127.0.0.1/32 reject": a login to database
 	// rejected is refused with SQLSTATE 28000. They survive restarts.
 	HBA []string
+	// TLS turns on ssl with a self-signed certificate for 127.0.0.1 made
+	// when the cluster is created (CertPool holds it). Logins over TCP are
+	// then accepted with and without TLS, as pg_hba.conf's "host" lines
+	// say; a client's sslmode decides.
+	TLS bool
 	// Port is the TCP port to listen on; 0 picks a free one. A test that
 	// restarts the server many times while clients keep connecting should
 	// choose a free port below the kernel's ephemeral range (32768 and up
@@ -49,6 +57,7 @@ type Cluster struct {
 	bin, dir string
 	port     int
 	password string
+	cert     *x509.Certificate // nil without TLS
 	owner    owner
 	dog      *watchdog
 	running  bool
@@ -85,7 +94,7 @@ func New(o Options) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pgtest: %w", err)
 	}
-	c := &Cluster{bin: bin, dir: dir, owner: own, password: randomPassword()}
+	c := &Cluster{bin: bin, dir: dir, owner: own}
 	if err := own.chown(dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: give %s to the server user: %w", dir, err)

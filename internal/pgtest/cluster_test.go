@@ -80,3 +80,46 @@ func TestHBALinesComeFirst(t *testing.T) {
 		c.Restart(t, pgtest.Fast)
 	}
 }
+
+// Options.TLS serves TLS with the cluster's own certificate: a client that
+// verifies it against CertPool gets a TLS session, one with sslmode=disable
+// a plain one; a cluster without it refuses TLS. DSNs set no sslmode.
+func TestTLS(t *testing.T) {
+	c := pgtest.Start(t, pgtest.Options{TLS: true})
+	require.NotNil(t, c.CertPool())
+	assert.NotContains(t, c.DSN(), "sslmode", "the DSN leaves sslmode to pgx's default")
+	ssl := func(dsn string, configure func(*pgx.ConnConfig)) (bool, error) {
+		cfg, err := pgx.ParseConfig(dsn)
+		require.NoError(t, err)
+		if configure != nil {
+			configure(cfg)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return false, err
+		}
+		defer conn.Close(context.Background())
+		var on bool
+		err = conn.QueryRow(ctx, "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").Scan(&on)
+		return on, err
+	}
+	on, err := ssl(c.DSN("sslmode", "verify-full"), func(cfg *pgx.ConnConfig) { cfg.TLSConfig.RootCAs = c.CertPool() })
+	require.NoError(t, err)
+	assert.True(t, on, "verify-full against the cluster's certificate")
+	on, err = ssl(c.DSN(), nil)
+	require.NoError(t, err)
+	assert.True(t, on, "pgx's default sslmode (prefer) uses TLS when the server has it")
+	on, err = ssl(c.DSN("sslmode", "disable"), nil)
+	require.NoError(t, err)
+	assert.False(t, on)
+
+	plain := pgtest.Start(t, pgtest.Options{})
+	assert.Nil(t, plain.CertPool())
+	_, err = ssl(plain.DSN("sslmode", "require"), nil)
+	assert.ErrorContains(t, err, "server refused TLS connection")
+	on, err = ssl(plain.DSN(), nil)
+	require.NoError(t, err)
+	assert.False(t, on, "prefer falls back to plain")
+}

@@ -10,23 +10,23 @@ import (
 	"strings"
 )
 
-// create runs initdb, writes the settings and starts the server on a free
-// port, trying another port when the chosen one was taken meanwhile.
+// create copies the template (what initdb made), writes the settings and
+// starts the server on a free port, trying another port when the chosen
+// one was taken meanwhile.
 func (c *Cluster) create(o Options) error {
-	pwfile := filepath.Join(c.dir, "pwfile")
-	if err := os.WriteFile(pwfile, []byte(c.password+"\n"), 0o600); err != nil {
-		return fmt.Errorf("pgtest: %w", err)
-	}
-	if err := c.owner.chown(pwfile); err != nil {
-		return fmt.Errorf("pgtest: %w", err)
-	}
-	if err := c.run("initdb", "-D", c.dataDir(), "-U", User, "--pwfile="+pwfile, "--auth-local=peer",
-		"--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"); err != nil {
+	if err := c.copyTemplate(); err != nil {
 		return err
 	}
-	os.Remove(pwfile)
-	if err := c.prependHBA(o.HBA); err != nil {
+	err := c.prependHBA(o.HBA)
+	if err != nil {
 		return err
+	}
+	tls := map[string]string{}
+	if o.TLS {
+		if c.cert, err = c.writeCert(); err != nil {
+			return err
+		}
+		tls = map[string]string{"ssl": "on", "ssl_cert_file": "'server.crt'", "ssl_key_file": "'server.key'"}
 	}
 	sock := filepath.Join(c.dir, "sock")
 	if err := os.Mkdir(sock, 0o700); err != nil {
@@ -35,7 +35,6 @@ func (c *Cluster) create(o Options) error {
 	if err := c.owner.chown(sock); err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
-	var err error
 	for range 5 {
 		if c.port = o.Port; c.port == 0 {
 			if c.port, err = freePort(); err != nil {
@@ -46,6 +45,7 @@ func (c *Cluster) create(o Options) error {
 			"listen_addresses": "'127.0.0.1'", "port": fmt.Sprint(c.port), "unix_socket_directories": "'" + sock + "'",
 			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
 		}
+		maps.Copy(settings, tls)
 		maps.Copy(settings, o.Settings)
 		if err = c.writeConf(settings); err != nil {
 			return err

@@ -82,7 +82,12 @@ func (c *Cluster) ctl(args ...string) error {
 
 // run runs one server binary as the server's owner.
 func (c *Cluster) run(name string, args ...string) error {
-	cmd := c.owner.command(c.dir, filepath.Join(c.bin, name), args...)
+	return c.exec(filepath.Join(c.bin, name), args...)
+}
+
+// exec runs name (a path, or a command on PATH) as the server's owner.
+func (c *Cluster) exec(name string, args ...string) error {
+	cmd := c.owner.command(c.dir, name, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -16,12 +16,14 @@ const Host = "127.0.0.1"
 // Port is the server's TCP port; it stays the same across restarts.
 func (c *Cluster) Port() int { return c.port }
 
-// Password is the superuser's password.
+// Password is the superuser's password: the same for every cluster of
+// the process.
 func (c *Cluster) Password() string { return c.password }
 
 // DSN returns a URL connection string for the superuser and the postgres
-// database, with TLS off; params are added as query parameters
-// (e.g. "application_name", "x").
+// database; params are added as query parameters (e.g. "application_name",
+// "x"). It sets no sslmode: pgx's default (prefer) applies, as it does for
+// a program whose DSN says nothing about TLS.
 func (c *Cluster) DSN(params ...string) string {
 	return c.URL(User, c.password, "postgres", params...)
 }
@@ -42,7 +44,7 @@ func (c *Cluster) URL(user, password, db string, params ...string) string {
 }
 
 func dsnAt(addr, user, password, db string, params []string) string {
-	q := url.Values{"sslmode": {"disable"}}
+	q := url.Values{}
 	for i := 0; i+1 < len(params); i += 2 {
 		q.Set(params[i], params[i+1])
 	}

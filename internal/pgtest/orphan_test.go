@@ -17,7 +17,8 @@ import (
 
 // TestServerDiesWithTestBinary runs a copy of this test binary that starts
 // a cluster and is then killed with SIGKILL, so no Cleanup or defer runs:
-// the watchdog must still stop the server and remove its directory.
+// the watchdogs must still stop the server and remove its directory and
+// the template's.
 func TestServerDiesWithTestBinary(t *testing.T) {
 	if os.Getenv("PGTEST_ORPHAN_CHILD") == "1" {
 		c, err := pgtest.New(pgtest.Options{})
@@ -25,7 +26,7 @@ func TestServerDiesWithTestBinary(t *testing.T) {
 			fmt.Println("error", err)
 			os.Exit(1)
 		}
-		fmt.Println(c.DataDirForTest(), c.Port())
+		fmt.Println(c.DataDirForTest(), c.Port(), c.TemplateDirForTest())
 		select {} // until killed
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestServerDiesWithTestBinary$")
@@ -33,9 +34,9 @@ func TestServerDiesWithTestBinary(t *testing.T) {
 	out, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	var dir string
+	var dir, template string
 	var port int
-	_, err = fmt.Fscan(bufio.NewReader(out), &dir, &port)
+	_, err = fmt.Fscan(bufio.NewReader(out), &dir, &port, &template)
 	require.NoError(t, err, "child did not start a cluster")
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	c, err := net.Dial("tcp", addr)
@@ -51,15 +52,17 @@ func TestServerDiesWithTestBinary(t *testing.T) {
 	defer tick.Stop()
 	for {
 		_, statErr := os.Stat(dir)
+		_, templateErr := os.Stat(template)
 		c, dialErr := net.Dial("tcp", addr)
 		if dialErr == nil {
 			c.Close()
 		}
-		if os.IsNotExist(statErr) && dialErr != nil {
+		if os.IsNotExist(statErr) && os.IsNotExist(templateErr) && dialErr != nil {
 			return
 		}
 		if time.Now().After(deadline) {
-			assert.Fail(t, "server outlived its test binary", "dir exists: %v, server listening: %v", statErr == nil, dialErr == nil)
+			assert.Fail(t, "server outlived its test binary", "dir exists: %v, template exists: %v, server listening: %v",
+				statErr == nil, templateErr == nil, dialErr == nil)
 			return
 		}
 		<-tick.C

@@ -1,0 +1,197 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// TestConnDoSerialisesItsCallers: 8 goroutines run queries through one
+// Conn's Do at once, with pgx's statement cache at work (a parameterised
+// query): each f runs alone (the race detector watches pgx's cache), none
+// gets "conn busy", every answer is right, and the connection is never
+// invalidated.
+func TestConnDoSerialisesItsCallers(t *testing.T) {
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast}})
+	require.NoError(t, err)
+	start(t, s)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	var inside, most atomic.Int32
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				var got int
+				err := s.Do(ctx, func(ctx context.Context, conn *pgx.Conn) error {
+					n := inside.Add(1)
+					defer inside.Add(-1)
+					for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+					}
+					return conn.QueryRow(ctx, "SELECT $1::int + $2::int", g, i).Scan(&got)
+				})
+				if !assert.NoError(t, err, "caller %d, query %d", g, i) {
+					return
+				}
+				assert.Equal(t, g+i, got)
+			}
+		})
+	}
+	wg.Wait()
+	assert.EqualValues(t, 1, most.Load(), "two callers' functions ran at once")
+	st := s.Status()
+	assert.Equal(t, health.Connected, st.State)
+	assert.EqualValues(t, 1, st.Connects, "a caller's query cost the connection: %v", st.Err)
+}
+
+// TestConnDoWaitsForItsTurnWithItsContext: while one caller's function
+// runs, another Do waits, and its ctx ends the wait (its f never runs);
+// then the next one runs.
+func TestConnDoWaitsForItsTurnWithItsContext(t *testing.T) {
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast}})
+	require.NoError(t, err)
+	start(t, s)
+	testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))
+	entered, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- s.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error {
+			close(entered)
+			<-release
+			return conn.Ping(ctx)
+		})
+	}()
+	<-entered
+	short, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	err = s.Do(short, func(context.Context, *pgx.Conn) error {
+		t.Error("f ran while another caller's did")
+		return nil
+	})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorContains(t, err, "busy")
+	close(release)
+	require.NoError(t, <-first)
+	require.NoError(t, s.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error { return conn.Ping(ctx) }))
+}
+
+// TestConnCallerDeadline: a caller's deadline (100ms) interrupts a query
+// of a Conn with the supervisor's default backoff (1s and up). pgx closes
+// that connection, as it does: the Conn replaces it at once, not after a
+// backoff delay, and the next caller's query works. The readiness dip is
+// logged. With pgx's cancel-request handler (Configure) pgx keeps the
+// connection: then nothing changes, the same backend answers.
+func TestConnCallerDeadline(t *testing.T) {
+	interrupt := func(t *testing.T, s *postgres.Conn) error {
+		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+		defer cancel()
+		return s.Do(ctx, func(ctx context.Context, conn *pgx.Conn) error {
+			_, err := conn.Exec(ctx, "SELECT pg_sleep(1)")
+			return err
+		})
+	}
+	pid := func(t *testing.T, s *postgres.Conn) uint32 {
+		var pid uint32
+		require.NoError(t, s.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error {
+			return conn.QueryRow(ctx, "SELECT pg_backend_pid()").Scan(&pid)
+		}))
+		return pid
+	}
+	t.Run("pgx closes it", func(t *testing.T) {
+		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{})
+		require.NoError(t, err)
+		start(t, s)
+		before := pid(t, s)
+		rec := testkit.Record(s)
+		began := time.Now()
+		err = interrupt(t, s)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		after := pid(t, s)
+		took := time.Since(began)
+		states := rec.Stop()
+		assert.NotEqual(t, before, after, "the connection pgx closed was handed out again")
+		h := s.History()
+		loss := lossOf(t, h)
+		var back time.Time
+		for _, tr := range h {
+			if tr.From == health.Backoff && tr.At.After(loss.At) {
+				back = tr.At
+				break
+			}
+		}
+		require.False(t, back.IsZero(), "%+v", h)
+		t.Logf("caller's deadline: states %v, not ready for %v (planned wait %v, cut), next query %v after the interrupted one began",
+			states, connectedAt(t, h, "").Sub(loss.At).Round(time.Microsecond), loss.Delay.Round(time.Millisecond), took.Round(time.Millisecond))
+		assert.Less(t, back.Sub(loss.At), loss.Delay, "the Conn waited out its backoff to replace a connection its caller interrupted")
+		assert.ErrorIs(t, loss.Err, context.DeadlineExceeded)
+	})
+	t.Run("pgx keeps it", func(t *testing.T) {
+		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Configure: func(cfg *pgx.ConnConfig) {
+			cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+				return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 5 * time.Second}
+			}
+		}})
+		require.NoError(t, err)
+		start(t, s)
+		before := pid(t, s)
+		rec := testkit.Record(s)
+		err = interrupt(t, s)
+		require.Error(t, err)
+		var pg *pgconn.PgError
+		assert.True(t, errors.Is(err, context.DeadlineExceeded) || errors.As(err, &pg) && pg.Code == "57014", "%v", err)
+		assert.Equal(t, before, pid(t, s), "the connection pgx kept was replaced")
+		assert.Equal(t, []health.State{health.Connected}, rec.Stop())
+	})
+}
+
+// TestKindsOnOneDSNAreToldApart runs a Conn, a Listener and a Pool on one
+// DSN with one logger and one Registry: their default Names differ (and
+// say the kind), and so do their log records, Status and probe rows.
+func TestKindsOnOneDSNAreToldApart(t *testing.T) {
+	var logs testkit.Buffer
+	o := supervisor.Settings{Backoff: fast, Logger: jsonLogger(&logs)}
+	rs := map[string]runner{}
+	for kind, build := range kinds {
+		rs[kind] = build(t, shared.DSN(), o)
+	}
+	var reg health.Registry
+	names := map[string]bool{}
+	for kind, r := range rs {
+		start(t, r)
+		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
+		assert.True(t, strings.HasPrefix(r.Name(), "postgres "+kind+" postgres://"), r.Name())
+		names[r.Status().Name] = true
+		reg.Add(r.Name(), r, true)
+	}
+	assert.Len(t, names, 3, "names: %v", names)
+	for name := range names { // logged just after the Status is published
+		logs.WaitFor(t, `"msg":"connected","`+supervisor.LogName+`":"`+name+`"`, 10*time.Second)
+	}
+	logged := map[string]bool{}
+	for line := range strings.Lines(logs.String()) {
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &rec))
+		if rec["msg"] == "connected" {
+			logged[fmt.Sprint(rec[supervisor.LogName])] = true
+		}
+	}
+	assert.Equal(t, names, logged, "the log records' names")
+	assert.Len(t, reg.Entries(), 3, "the Registry's rows")
+}
