@@ -197,3 +197,29 @@ func TestReplicasWalkPaysTheDeadReplicasTimeout(t *testing.T) {
 	assert.Less(t, def.Last, walk.Last, "failover went to a survivor first")
 	assert.Equal(t, walk.Attempts-walk.Failed, def.Attempts-def.Failed)
 }
+
+// A backlog longer than MaxHint (1,000 s at N/K, against 5 minutes): the
+// clients whose slot is further away than MaxHint come back early. The
+// server keeps their place and tells them the rest of the wait; when it
+// freed their slot and put them at the back of the line instead, the line
+// grew faster than it was served and the hint rows never finished.
+func TestHintsLongerThanMaxHintFinish(t *testing.T) {
+	s := small()
+	s.N, s.Rate = 1000, 1
+	rs, err := simulateAll(s)
+	require.NoError(t, err)
+	by := map[string]result{}
+	for _, r := range rs {
+		by[r.Name] = r
+		if r.Name != "no jitter" { // 1,000 in lockstep every Cap, one accepted a wave: 17 hours
+			assert.Zero(t, r.Left, "%s: every client back within the horizon", r.Name)
+		}
+	}
+	plain := by["redial policy"].LastConnected
+	require.Positive(t, plain)
+	for _, name := range []string{"redial + hints", "redial + planned hints"} {
+		r := by[name]
+		assert.Positive(t, r.Early, "%s: some hints were longer than MaxHint", name)
+		assert.LessOrEqual(t, float64(r.LastConnected), 1.1*float64(plain), "%s: within 1.1x the plain policy's %v", name, plain)
+	}
+}
