@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -23,8 +25,12 @@ var (
 	stormBench    = bench{e2eDir, "./storm", "BenchmarkReconnectStorm", []string{"-benchtime", "1x", "-count", "3"}}
 	connBench     = bench{rootDir, "./supervisor", "BenchmarkConn|BenchmarkDo", []string{"-benchmem", "-count", "3"}}
 	pathsBench    = bench{e2eDir, "./bench", "BenchmarkWebSocketMessages|BenchmarkGorillaMessages|BenchmarkSSEEvents|BenchmarkTCPReads|BenchmarkRPCCalls|BenchmarkPostgresQueries", []string{"-benchmem", "-count", "10"}}
-	wsMemBench    = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-storm.memn", "10000"}}
+	wsMemBench    = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-timeout", "60m", "-storm.memn", "10000", "-storm.memprofile", wsMemProfile}}
 )
+
+// wsMemProfile is where BenchmarkWebSocketMemory writes its rows' heap
+// profiles (the prefix of their file names).
+var wsMemProfile = filepath.Join(os.TempDir(), "redial-wsmem-")
 
 // wsStormBench is the WebSocket storm with n clients, the server away for
 // down and then accepting rate handshakes a second.

@@ -60,3 +60,14 @@ func TestOverloadTableWritesMisses(t *testing.T) {
 	overloadTable(&b, h, "", time.Second)
 	assert.Contains(t, b.String(), "finish (1080.0 s): met")
 }
+
+func TestParseHeapDiff(t *testing.T) {
+	out := `File: storm.test
+Showing nodes accounting for 6548880B, 26.07% of 25117368B total
+      flat  flat%   sum%        cum   cum%
+  1888112B  7.52%  7.52%   2368112B  9.43%  github.com/redial-go/redial/supervisor.New[go.shape.*github.com/coder/websocket.Conn]
+  -269472B  1.07% 19.97%   -258496B  1.03%  net/http.(*persistConn).writeLoop
+   103680B  0.41% 24.21%    103680B  0.41%  internal/sync.newIndirectNode[go.shape.interface {},go.shape.interface {}] (inline)
+`
+	assert.Equal(t, []string{"`supervisor.New` +944 B", "`net/http.(*persistConn).writeLoop` -135 B", "`internal/sync.newIndirectNode` +52 B"}, parseHeapDiff(out, 2000))
+}
