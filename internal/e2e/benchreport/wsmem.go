@@ -26,6 +26,7 @@ func wsMemSection(b *strings.Builder) error {
 	if !ok1 || !ok2 || !ok3 {
 		return fmt.Errorf("no result for %s", name)
 	}
+	failures, _ := median(ss, name, "failed-attempts/redial")
 	fair, readerOnly := sup/beat, sup/raw
 	fmt.Fprintf(b, "## Memory per WebSocket connection\n\n")
 	fmt.Fprintf(b, "%s: 10,000 connections to a server in another process, held three times in one run: raw, each from coder/websocket's Dial and read by one goroutine; raw with the adapter's heartbeat, the same plus a goroutine that pings every 10 s and waits 5 s for the pong (`websocket.DefaultPingInterval`, `DefaultPingTimeout`); redial, each a `websocket.New` supervisor with its defaults, read by a loop over `websocket.Messages`. ", wsMemBench)
@@ -34,13 +35,19 @@ func wsMemSection(b *strings.Builder) error {
 	fmt.Fprintf(b, "| raw coder/websocket, one reader goroutine | %.0f B | %.0f B | %.0f | %.2fx | <= 1.35x: %s |\n", raw, rawStack, rawG, readerOnly, verdict(readerOnly <= 1.35))
 	fmt.Fprintf(b, "| raw coder/websocket, reader and the same heartbeat | %.0f B | %.0f B | %.0f | %.2fx | <= 1.10x: %s |\n", beat, beatStack, beatG, fair, verdict(fair <= 1.10))
 	fmt.Fprintf(b, "| redial websocket.New + Messages | %.0f B | %.0f B | %.0f | 1.00x | |\n\n", sup, supStack, supG)
+	if failures > 0 {
+		fmt.Fprintf(b, "The redial row's supervisors failed %.0f attempts on the way (each connects before the next is made, to a server of its own row): their errors and backoff timers are in its figure.\n\n", failures)
+	}
 	if fair > 1.10 || readerOnly > 1.35 {
-		diff, err := heapDiff(wsMemProfile+"raw-heartbeat.pprof", wsMemProfile+"redial.pprof", 10000, 12)
+		if _, err := wsMemProfBench.run(); err != nil {
+			return err
+		}
+		diff, err := heapDiff(wsMemProfile+"raw-heartbeat.pprof", wsMemProfile+"redial.pprof", wsMemProfN, 12)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(b, "Where redial's %.0f B over the raw connection with the same heartbeat go. The stacks: %.0f B against %.0f B; both have a reader parked at 4 KiB and a goroutine that pings (raw's, or the supervisor's Run, which runs Watch), which parks near 4 KiB once a ping's write path ran on it. ", sup-beat, supStack, beatStack)
-		fmt.Fprintf(b, "The heap, from the same run's profiles (every allocation sampled; `go tool pprof -sample_index=inuse_space -diff_base %sraw-heartbeat.pprof %sredial.pprof`), the largest differences by allocating function, in bytes per connection: %s. ", wsMemProfile, wsMemProfile, strings.Join(diff, ", "))
+		fmt.Fprintf(b, "The heap, from %s (every allocation sampled, so %d connections; then `go tool pprof -sample_index=inuse_space -diff_base %sraw-heartbeat.pprof %sredial.pprof`), the largest differences by allocating function, in bytes per connection: %s. ", wsMemProfBench, wsMemProfN, wsMemProfile, wsMemProfile, strings.Join(diff, ", "))
 		fmt.Fprintf(b, "Read with the callers: `supervisor.New` is the Supervisor (its struct, channels and Status, about 0.9 KiB) and `policy.New` its delay policy; `websocket.newConnector` is the adapter's connector, one per supervisor, with the endpoint set `endpoint.ParseSet` and `url.parse` make from the URL; the context allocations are the connection's context (`supervisor.watch`) and the ping's, which coder/websocket keeps alive until the next write (raw's pinger too, the negative `rawPing` and timer rows); `connectTo` is the adapter's per-connection record, `newIndirectNode`/`newEntryNode` its entry in the package's `live` sync.Map, `MakeNoZero` the redacted URL string, `begin` the history's first entries. ")
 		fmt.Fprintf(b, "Meeting 1.10x takes about %.0f B less per supervised connection: the connector's parsed endpoint and the redacted URL kept once per target rather than per supervisor, the per-connection record and the `live` entry merged, the Supervisor's struct trimmed. That belongs to the HTTP adapters' shared core (DESIGN v3), onto which adapters/websocket is being rewritten, and is not made here. ", sup-1.10*beat)
 		fmt.Fprintf(b, "The reader-only ratio adds the heartbeat itself (the pinging goroutine's stack and the ping's retained context); under 1.35x it needs Watch's ping off Run's goroutine, so that Run parks with its starting 2 KiB.\n\n")

@@ -38,21 +38,20 @@ func BenchmarkWebSocketMemory(b *testing.B) {
 		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
 		runtime.MemProfileRate = 1 // every allocation: a connection's objects are small
 	}
-	srv := startWSServer(b)
-	defer srv.close()
 	for range b.N {
-		raw := wsMemory(b, srv, n, "raw", func(ctx context.Context, wg *sync.WaitGroup) {
+		raw := wsMemory(b, n, "raw", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
 			if conn := rawDial(b, ctx, srv); conn != nil {
 				wg.Go(func() { rawRead(ctx, conn) })
 			}
 		})
-		beat := wsMemory(b, srv, n, "raw-heartbeat", func(ctx context.Context, wg *sync.WaitGroup) {
+		beat := wsMemory(b, n, "raw-heartbeat", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
 			if conn := rawDial(b, ctx, srv); conn != nil {
 				wg.Go(func() { rawRead(ctx, conn) })
 				wg.Go(func() { rawPing(ctx, conn) })
 			}
 		})
-		sup := wsMemory(b, srv, n, "redial", func(ctx context.Context, wg *sync.WaitGroup) {
+		var failures uint64
+		sup := wsMemory(b, n, "redial", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
 			s, err := websocket.New(srv.url(), websocket.Options{})
 			if err != nil {
 				b.Error(err)
@@ -66,7 +65,9 @@ func BenchmarkWebSocketMemory(b *testing.B) {
 			if _, err := s.Conn(ctx); err != nil { // one at a time, as the raw rows dial
 				b.Error(err)
 			}
+			failures += s.Status().Failures
 		})
+		b.ReportMetric(float64(failures), "failed-attempts/redial")
 		for _, r := range []struct {
 			name string
 			m    connMemory
@@ -121,16 +122,19 @@ type connMemory struct{ bytes, stack, goroutines float64 }
 
 // wsMemory opens n connections with open, waits until the server holds
 // them all and a heartbeat period has passed, and returns the heap and
-// stack they added, per connection; then closes them.
-func wsMemory(b *testing.B, srv *wsServerProc, n int, row string, open func(context.Context, *sync.WaitGroup)) connMemory {
+// stack they added, per connection; then closes them. Each row has a
+// server process of its own.
+func wsMemory(b *testing.B, n int, row string, open func(context.Context, *sync.WaitGroup, *wsServerProc)) connMemory {
+	srv := startWSServer(b) // a server of its own: the last row's closed connections hold its port's 4-tuples
+	defer srv.close()
 	h0, s0 := memory()
 	g0 := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range n {
-		open(ctx, &wg)
+		open(ctx, &wg, srv)
 	}
-	waitFor(b, func() bool { return srv.number(b, "conns") == n }, 2*time.Minute, "the connections")
+	waitFor(b, func() bool { return srv.number(b, "conns") == n }, 2*time.Minute, row+"'s connections (a heartbeat that failed closes one)")
 	time.Sleep(websocket.DefaultPingInterval + 2*time.Second) // the measurement: every heartbeat ran once
 	h1, s1 := memory()
 	g1 := runtime.NumGoroutine()
