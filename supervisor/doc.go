@@ -12,8 +12,10 @@
 // The first attempt is immediate. The delays follow the backoff package:
 // decorrelated jitter by default, where every backoff draw of an outage
 // but its first is also at most half the outage so far (Base at least),
-// so that every client is back within 1.5 times an outage shorter than
-// Cap;
+// so that a client's first attempt after the server is back comes within
+// 1.5 times the outage or 4 Base, whichever is longer (attempts refused at
+// once, no hint, no Budget refusal; an outage runs from the loss of a
+// connection that lived StableAfter, a flap does not end it);
 // rand[0, Base) before the first retry after a stable connection was lost;
 // a reset only after a connection lived StableAfter; server hints lengthen
 // waits. Status,

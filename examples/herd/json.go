@@ -19,20 +19,22 @@ type row struct {
 	LastBack    float64 `json:"last_back_s"`   // seconds from the loss until the last client is back; -1: not all
 	FinishRatio float64 `json:"finish_ideal"`  // LastBack over the ideal finish
 	Left        int     `json:"left"`          // clients not back at the horizon
+	Early       int     `json:"early"`         // attempts before their reserved slot (a hint longer than MaxHint)
 	MaxAccepts  int     `json:"max_accepts_s"` // the most accepts in one second
 }
 
 // writeJSON writes the scenario and its rows.
 func writeJSON(w io.Writer, s scenario, rs []result) error {
 	out := struct {
-		N       int     `json:"n"`
-		Rate    int     `json:"rate"`
-		DownS   float64 `json:"down_s"`
-		Service int     `json:"service"`
-		Seed    uint64  `json:"seed"`
-		IdealS  float64 `json:"ideal_s"`
-		Rows    []row   `json:"rows"`
-	}{N: s.N, Rate: s.Rate, DownS: s.Down.Seconds(), Service: s.Service, Seed: s.Seed, IdealS: s.ideal().Seconds()}
+		N        int     `json:"n"`
+		Rate     int     `json:"rate"`
+		DownS    float64 `json:"down_s"`
+		Service  int     `json:"service"`
+		Seed     uint64  `json:"seed"`
+		IdealS   float64 `json:"ideal_s"`
+		HorizonS float64 `json:"horizon_s"`
+		Rows     []row   `json:"rows"`
+	}{N: s.N, Rate: s.Rate, DownS: s.Down.Seconds(), Service: s.Service, Seed: s.Seed, IdealS: s.ideal().Seconds(), HorizonS: s.Horizon.Seconds()}
 	for _, r := range rs {
 		m := measure(s, r)
 		last := -1.0
@@ -41,7 +43,7 @@ func writeJSON(w io.Writer, s scenario, rs []result) error {
 		}
 		out.Rows = append(out.Rows, row{Name: r.Name, Peak: m.peak, PeakUp: int(m.peakAfterUp), PeakUpOver: m.peakAfterUp / (float64(s.Rate) * s.Window.Seconds()),
 			BeyondCap: m.beyondCap, Attempts: r.Attempts, Failed: r.Failed, FailedUp: r.FailedUp, LastBack: last, FinishRatio: m.finishRatio,
-			Left: r.Left, MaxAccepts: r.MaxAccepts})
+			Left: r.Left, Early: r.Early, MaxAccepts: r.MaxAccepts})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

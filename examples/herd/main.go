@@ -104,7 +104,8 @@ func (s scenario) validate() error {
 	return nil
 }
 
-// report prints the table and checks the targets.
+// report prints the table; the targets and their verdicts are
+// BENCHMARKS.md's (internal/e2e/benchreport).
 func report(w io.Writer, s scenario, rs []result) {
 	capacity := float64(s.Rate) * s.Window.Seconds()
 	fmt.Fprintf(w, "herd: N=%d, server down %v then %d/s (%.0f per %v window), base %v, cap %v, seed %d; ideal finish %v\n\n",
@@ -120,10 +121,6 @@ func report(w io.Writer, s scenario, rs []result) {
 		}
 		fmt.Fprintf(w, "| %-22s | %9d | %9.1f | %13.2f | %8d | %8d | %13s | %8s |\n",
 			r.Name, m.peak, m.peakToMean, m.peakAfterUp/capacity, r.Attempts, r.Failed, last, ratio)
-	}
-	fmt.Fprintln(w)
-	for _, t := range targets(s, rs) {
-		fmt.Fprintln(w, t)
 	}
 }
 

@@ -266,6 +266,7 @@ func reportReplicas(w io.Writer, s replicaScenario, rs []replicaResult) {
 		}
 		fmt.Fprintf(w, " %8d | %8d | %10s | %7s |\n", r.Attempts, r.Failed, last, ratio)
 	}
+	fmt.Fprintf(w, "\nWhy the default spread can peak higher than no failover: here the dead replica refuses at once, so the loop without failover loses only one refused dial, and its first retry, rand[0, Base), spreads the fleet over Base, twice the default FailoverSpread (Base/2); failover pays when dials to the dead replica time out (-dead-timeout 10s).\n")
 }
 
 func (s replicaScenario) validate() error {

@@ -78,6 +78,7 @@ type result struct {
 	Hist          []int // attempts per Window
 	MaxAccepts    int   // the most connections accepted in one second
 	BrokenHints   int   // clients that came at their reserved slot and were still rejected
+	Early         int   // attempts made before their reserved slot (a hint longer than MaxHint) and told to wait on
 	Attempts      int
 	Failed        int
 	FailedUp      int           // failed attempts once the server was up: handshakes refused
@@ -95,10 +96,13 @@ var errRefused = errors.New("connection refused")
 
 // run simulates clients against a server. With hints, the server answers
 // each rejected attempt with a Retry-After that reserves the next free
-// slot (slots are 1/Rate apart, from the moment it is back). With
-// hintsWhileDown it answers so during its restart too, as a planned restart
-// that answers 503 with Retry-After does; otherwise attempts during the
-// outage are refused without a hint.
+// slot (slots are 1/Rate apart, from the moment it is back); a holder that
+// comes before its slot (its hint was longer than MaxHint) keeps it and is
+// told the rest of the wait, as a waiting room that knows its clients
+// does, unless there is room at once. With hintsWhileDown it answers so
+// during its restart too, as a planned restart that answers 503 with
+// Retry-After does; otherwise attempts during the outage are refused
+// without a hint.
 func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) result {
 	r := result{Name: name, LastConnected: -1}
 	q := newCalendar()
@@ -140,11 +144,21 @@ func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) 
 		r.attempt(e.at, s.Window)
 
 		sec := int64(e.at / time.Second)
+		up := e.at >= s.Down
+		if e.slot >= 0 && secOf(e.slot) > sec && !(up && accepted[sec]+reserved[sec] < s.Rate) {
+			r.Failed++
+			r.Early++
+			if up {
+				r.FailedUp++
+			}
+			err := backoff.RetryAfter(errors.New("503 service unavailable"), time.Duration(e.slot)*slot-e.at)
+			q.push(event{at: e.at + clients[e.client].failed(err, e.at), client: e.client, slot: e.slot})
+			continue
+		}
 		onTime := e.slot >= 0 && secOf(e.slot) == sec
 		if e.slot >= 0 {
-			reserved[secOf(e.slot)]-- // used now, or wasted by a late arrival
+			reserved[secOf(e.slot)]-- // used now, or wasted by a late arrival, or freed by an early one let in
 		}
-		up := e.at >= s.Down
 		if up && (onTime || accepted[sec]+reserved[sec] < s.Rate) {
 			accepted[sec]++
 			r.MaxAccepts = max(r.MaxAccepts, accepted[sec])

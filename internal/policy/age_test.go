@@ -51,8 +51,9 @@ func TestTheFirstWaitOfAnOutageIsNotBounded(t *testing.T) {
 	assert.Greater(t, hi, 2500*time.Millisecond, "drawn from [1s, 3s], not cut to the outage's age")
 }
 
-// A connection ends the outage: the next one's age counts from its loss.
-func TestTheAgeCountsFromTheLoss(t *testing.T) {
+// A connection that lived StableAfter ends the outage: the next one's age
+// counts from its loss, not from the old outage's start.
+func TestTheAgeCountsFromTheStableLoss(t *testing.T) {
 	for seed := uint64(1); seed <= 50; seed++ {
 		p, err := policy.New(policy.Config{Backoff: backoff.Config{Seed: seed}})
 		require.NoError(t, err)
@@ -62,12 +63,14 @@ func TestTheAgeCountsFromTheLoss(t *testing.T) {
 			at = at.Add(d.Wait)
 		}
 		p.Connected()
-		at = at.Add(time.Second)
-		_, d := p.Lost(0, time.Second, errReset, at) // flapping: no reset, the backoff's own wait
-		first := d.Wait
-		at = at.Add(first)
+		at = at.Add(time.Hour)
+		loss := at
+		_, d := p.Lost(0, time.Hour, errReset, at) // stable: reset, the first retry
+		at = at.Add(d.Wait)
+		_, d = p.Failed(0, errReset, at) // the outage's first draw
+		at = at.Add(d.Wait)
 		_, d = p.Failed(0, errReset, at)
-		require.LessOrEqual(t, d.Wait, max(time.Second, first/2), "seed %d: bounded by the new outage's age, not the old one's", seed)
+		require.LessOrEqual(t, d.Wait, max(time.Second, at.Sub(loss)/2), "seed %d: bounded by the new outage's age", seed)
 	}
 }
 

@@ -34,15 +34,14 @@ type Config struct {
 	Endpoints      int
 	FailoverSpread time.Duration
 	// AgeBound applies to the Decorrelated strategy: every backoff wait of
-	// an outage but its first is at most this fraction of the outage so
-	// far (Base at least); 0 means DefaultAgeBound, a negative value no
+	// an outage but its first draw is at most this fraction of the outage
+	// so far (Base at least); 0 means DefaultAgeBound, a negative value no
 	// bound. The supervisor leaves it 0; examples/herd compares others.
 	AgeBound float64
 }
 
 // DefaultAgeBound is Config.AgeBound's default: a wait is at most half
-// the outage so far, so that every client's first attempt after the
-// server is back comes within 1.5 times the outage.
+// the outage so far (see Policy for what that promises).
 const DefaultAgeBound = 0.5
 
 // Reason says why a Delay is as long as it is.
@@ -98,14 +97,16 @@ type Delay struct {
 //
 // With the Decorrelated strategy (the default) a backoff wait is also
 // never longer than half the outage so far (AgeBound; Base at least), but
-// for the first one of the outage: decorrelated jitter draws from [Base,
-// 3*prev], so a client could commit, just before the server returns, to
-// three times its last wait; bounded by the outage's age, every client's
-// first attempt after the server is back comes within 1.5 times the
-// outage, while Cap still bounds the waits of outages longer than it. The
-// first wait keeps its full draw, so that a fleet whose first attempts
-// failed at one instant stays spread out. examples/herd measures the
-// difference.
+// for the outage's first draw, which keeps its spread. An outage runs from
+// the first failure, or the loss of a connection that lived StableAfter,
+// to the next such loss: a flap does not end it, and the wait after a flap
+// over the bound is drawn from the bound's upper half, so that a fleet
+// that flapped at one instant stays spread. So, with attempts refused at
+// once and no hint or Budget refusal, a client's first attempt after the
+// server is back comes within 1.5 times the outage or 4 Base (the first
+// retry and the first draw), whichever is longer; decorrelated jitter
+// alone could commit, just before the server returns, to three times its
+// last wait. examples/herd measures the difference.
 type Policy struct {
 	// The backoff and the first retry's generator are held by value, with
 	// the one endpoint's state, so that a Policy is one allocation of 240
@@ -122,7 +123,7 @@ type Policy struct {
 	rest   []time.Time // until when each endpoint rests (its hint)
 	rest1  [1]time.Time
 	uptime time.Duration
-	since  time.Time // when the outage began (the loss, or the first failure); zero when connected
+	since  time.Time // when the outage began (the first failure or stable loss); zero before either
 
 	byAge   float32 // Decorrelated: the fraction of the outage's age a wait may last; 0: no bound
 	failed1 [1]bool // failed and rest1 are the one endpoint's
@@ -241,11 +242,11 @@ func (p *Policy) Start() {
 	}
 }
 
-// Connected ends the round and the outage: a connection was made.
+// Connected ends the round: a connection was made. Whether it ended the
+// outage is known when it is lost: one that lived StableAfter did.
 func (p *Policy) Connected() {
 	clear(p.failed)
 	p.loss = false
-	p.since, p.waited = time.Time{}, false
 }
 
 // Failed returns the endpoint of the next attempt and the wait before it,
@@ -260,14 +261,18 @@ func (p *Policy) Failed(i int, err error, now time.Time) (int, Delay) {
 // a stable loss resets the backoff.
 func (p *Policy) Lost(i int, uptime time.Duration, err error, now time.Time) (int, Delay) {
 	p.loss, p.uptime = true, uptime
-	p.since, p.waited = now, false // the outage begins
+	if uptime >= p.stableAfter || p.since.IsZero() {
+		p.since, p.waited = now, false // the outage begins
+	} else {
+		p.waited = true // a flap: the outage goes on, and so does its bound
+	}
 	return p.next(i, err, now)
 }
 
 // next records endpoint i's failure and decides.
 func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	i = min(max(i, 0), p.n-1)
-	if p.since.IsZero() { // never connected, or connected and never lost: the outage begins
+	if p.since.IsZero() { // the first failure: the outage begins
 		p.since = now
 	}
 	var hint time.Duration
@@ -326,6 +331,9 @@ func (p *Policy) roundDelay(now time.Time) Delay {
 		bound := max(p.base, time.Duration(float64(now.Sub(p.since))*float64(p.byAge)))
 		if p.waited && d.Wait > bound {
 			d.Wait = bound
+			if p.loss { // a fleet that flapped at one instant has one bound: spread it
+				d.Wait -= time.Duration(below(&p.first, uint64(bound/2)+1))
+			}
 		}
 		p.waited = true
 	}

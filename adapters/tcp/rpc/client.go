@@ -87,11 +87,11 @@ func (r *Client) Call(ctx context.Context, method string, args, reply any) error
 			continue // closed since Conn returned it: Conn will not return it again
 		}
 		sent, err := r.call(ctx, s, method, args, reply)
-		var se rpc2.ServerError
-		switch {
-		case err == nil:
+		if err == nil {
 			return nil
-		case errors.As(err, &se), ctx.Err() != nil:
+		}
+		var se rpc2.ServerError // after the success path: errors.As moves it to the heap
+		if errors.As(err, &se) || ctx.Err() != nil {
 			return fmt.Errorf("call %s: %w", method, err)
 		}
 		if sent {

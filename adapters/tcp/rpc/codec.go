@@ -23,7 +23,8 @@ type outgoing struct {
 
 func (c *codec) failed(err error) error {
 	if err != nil {
-		c.readErr.CompareAndSwap(nil, &err)
+		e := err // declared here, it is moved to the heap only on an error
+		c.readErr.CompareAndSwap(nil, &e)
 	}
 	return err
 }

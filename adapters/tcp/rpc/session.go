@@ -54,20 +54,21 @@ func (s *session) start() {
 	}()
 }
 
-// goroutine starts f unless the session is closing.
-func (s *session) goroutine(f func()) bool {
+// add counts a goroutine about to start, which calls s.wg.Done when it
+// ends, unless the session is closing.
+func (s *session) add() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
 		return false
 	}
 	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		f()
-	}()
 	return true
 }
+
+// dones recycles the channels of calls that got their reply: rpc2 sends
+// on a call's channel once, and an abandoned call's is never put back.
+var dones = sync.Pool{New: func() any { return make(chan *rpc2.Call, 1) }}
 
 // call makes one call bounded by ctx. rpc2 writes a request on the
 // caller's goroutine and that write can block on a stalled peer, so it is
@@ -75,13 +76,18 @@ func (s *session) goroutine(f func()) bool {
 // the latest when close closes the socket). sent reports whether the
 // request may have reached the socket.
 func (s *session) call(ctx context.Context, method string, args, reply any) (sent bool, err error) {
-	out := &outgoing{args: args}
-	done := make(chan *rpc2.Call, 1) // rpc2 never blocks on it
-	if !s.goroutine(func() { s.client.Go(method, out, reply, done) }) {
+	if !s.add() {
 		return false, rpc2.ErrShutdown
 	}
+	out := &outgoing{args: args}
+	done := dones.Get().(chan *rpc2.Call) // buffered: rpc2 never blocks on it
+	go func() {
+		defer s.wg.Done()
+		s.client.Go(method, out, reply, done)
+	}()
 	select {
 	case c := <-done:
+		dones.Put(done)
 		return out.sent.Load(), c.Error
 	case <-ctx.Done():
 		s.abandon(done)

@@ -102,11 +102,11 @@ func BenchmarkTCPReads(b *testing.B) {
 
 // run runs Run until the benchmark ends and returns a cancellable ctx for
 // the benchmark's calls.
-func run(b *testing.B, runFn func(context.Context) error) context.Context {
+func run(tb testing.TB, runFn func(context.Context) error) context.Context {
 	runCtx, stop := context.WithCancel(context.Background())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); _ = runFn(runCtx) }()
-	b.Cleanup(func() { stop(); <-done; cancel() })
+	tb.Cleanup(func() { stop(); <-done; cancel() })
 	return ctx
 }

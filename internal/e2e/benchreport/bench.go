@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -23,7 +25,17 @@ var (
 	stormBench    = bench{e2eDir, "./storm", "BenchmarkReconnectStorm", []string{"-benchtime", "1x", "-count", "3"}}
 	connBench     = bench{rootDir, "./supervisor", "BenchmarkConn|BenchmarkDo", []string{"-benchmem", "-count", "3"}}
 	pathsBench    = bench{e2eDir, "./bench", "BenchmarkWebSocketMessages|BenchmarkGorillaMessages|BenchmarkSSEEvents|BenchmarkTCPReads|BenchmarkRPCCalls|BenchmarkPostgresQueries", []string{"-benchmem", "-count", "10"}}
-	wsMemBench    = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-storm.memn", "10000"}}
+	wsMemBench    = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-timeout", "60m", "-storm.memn", "10000"}}
+	// wsMemProfBench writes the rows' heap profiles, every allocation
+	// sampled, which doubles the time: at 2,000 connections.
+	wsMemProfBench = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-timeout", "60m", "-storm.memn", fmt.Sprint(wsMemProfN), "-storm.memprofile", wsMemProfile}}
+)
+
+// wsMemProfile is where BenchmarkWebSocketMemory writes its rows' heap
+// profiles (the prefix of their file names), of wsMemProfN connections.
+var (
+	wsMemProfile = filepath.Join(os.TempDir(), "redial-wsmem-")
+	wsMemProfN   = 2000
 )
 
 // wsStormBench is the WebSocket storm with n clients, the server away for
@@ -44,7 +56,7 @@ var (
 )
 
 // benches is every benchmark the report runs.
-var benches = []bench{nextBench, idleBench, idle100kBench, idleTCPBench, stormBench, connBench, pathsBench, wsMemBench, wsStormShort, wsStormLong, wsStorm10k}
+var benches = []bench{nextBench, idleBench, idle100kBench, idleTCPBench, stormBench, connBench, pathsBench, wsMemBench, wsMemProfBench, wsStormShort, wsStormLong, wsStorm10k}
 
 // herdDir and herdPkg are where the herd simulator runs.
 const (

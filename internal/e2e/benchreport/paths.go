@@ -9,19 +9,20 @@ import (
 // adapter's, side by side in one run.
 type path struct {
 	what, raw, redial string
-	judged            bool // a target row; the others show where a cost is
+	judged            bool    // a target row; the others show where a cost is
+	extraAllocs       float64 // allocs/op allowed over raw's (rpc: issue 22's +3)
 }
 
 var paths = []path{
-	{"websocket: `websocket.Messages`, 256-byte messages, frames server", "BenchmarkWebSocketMessages/frames/raw", "BenchmarkWebSocketMessages/frames/redial", true},
-	{"websocket: the adapter's connection read directly, frames server", "BenchmarkWebSocketMessages/frames/raw", "BenchmarkWebSocketMessages/frames/conn", false},
-	{"websocket: `websocket.Messages`, coder/websocket server in the process", "BenchmarkWebSocketMessages/coder/raw", "BenchmarkWebSocketMessages/coder/redial", false},
-	{"websocket: the adapter's connection read directly, coder/websocket server", "BenchmarkWebSocketMessages/coder/raw", "BenchmarkWebSocketMessages/coder/conn", false},
-	{"gorilla: `gorilla.Messages`, frames server (raw: `ReadMessage`)", "BenchmarkGorillaMessages/raw", "BenchmarkGorillaMessages/redial", true},
-	{"sse: `Events`, 256-byte events (raw: go-sse's Connection callback)", "BenchmarkSSEEvents/raw", "BenchmarkSSEEvents/redial", true},
-	{"tcp: a 256-byte read through `Do`", "BenchmarkTCPReads/raw", "BenchmarkTCPReads/redial", true},
-	{"rpc: `Call`, 256 bytes echoed", "BenchmarkRPCCalls/raw", "BenchmarkRPCCalls/redial", true},
-	{"postgres: `SELECT 1` through `NewConn`'s `Do`", "BenchmarkPostgresQueries/raw", "BenchmarkPostgresQueries/redial", true},
+	{"websocket: `websocket.Messages`, 256-byte messages, frames server", "BenchmarkWebSocketMessages/frames/raw", "BenchmarkWebSocketMessages/frames/redial", true, 0},
+	{"websocket: the adapter's connection read directly, frames server", "BenchmarkWebSocketMessages/frames/raw", "BenchmarkWebSocketMessages/frames/conn", false, 0},
+	{"websocket: `websocket.Messages`, coder/websocket server in the process", "BenchmarkWebSocketMessages/coder/raw", "BenchmarkWebSocketMessages/coder/redial", false, 0},
+	{"websocket: the adapter's connection read directly, coder/websocket server", "BenchmarkWebSocketMessages/coder/raw", "BenchmarkWebSocketMessages/coder/conn", false, 0},
+	{"gorilla: `gorilla.Messages`, frames server (raw: `ReadMessage`)", "BenchmarkGorillaMessages/raw", "BenchmarkGorillaMessages/redial", true, 0},
+	{"sse: `Events`, 256-byte events (raw: go-sse's Connection callback)", "BenchmarkSSEEvents/raw", "BenchmarkSSEEvents/redial", true, 0},
+	{"tcp: a 256-byte read through `Do`", "BenchmarkTCPReads/raw", "BenchmarkTCPReads/redial", true, 0},
+	{"rpc: `Call`, 256 bytes echoed (allocs: at most raw + 3)", "BenchmarkRPCCalls/raw", "BenchmarkRPCCalls/redial", true, 3},
+	{"postgres: `SELECT 1` through `NewConn`'s `Do`", "BenchmarkPostgresQueries/raw", "BenchmarkPostgresQueries/redial", true, 0},
 }
 
 // pathsSection reports every adapter's message or call path against the
@@ -48,10 +49,12 @@ func pathsSection(b *strings.Builder) error {
 		ratio := pairedRatio(ss, p.redial, p.raw, "ns/op")
 		v := "(not a target)"
 		if p.judged {
-			v = verdict(ratio <= 1.05 && redA <= rawA)
+			v = verdict(ratio <= 1.05 && redA <= rawA+p.extraAllocs)
 		}
 		fmt.Fprintf(b, "| %s | %.0f | %.0f | %.2fx | %.1f | %.1f | %s |\n", p.what, rawNs, redNs, ratio, rawA, redA, v)
 	}
+	rawRPCAllocs, _ := median(ss, "BenchmarkRPCCalls/raw", "allocs/op")
+	rpcAllocs, _ := median(ss, "BenchmarkRPCCalls/redial", "allocs/op")
 	out, err = connBench.run()
 	if err != nil {
 		return err
@@ -64,7 +67,7 @@ func pathsSection(b *strings.Builder) error {
 	fmt.Fprintf(b, "\n%s: `Conn` on a connected supervisor %.1f ns/op, %.0f allocs/op (%s); `Do` with a function that does no I/O %.1f ns/op, %.0f allocs/op (%s). `TestConnAndDoAllocateNothing` (testing.AllocsPerRun) holds both at 0.\n\n",
 		connBench, connNs, connA, verdict(connA == 0), doNs, doA, verdict(doA == 0))
 	fmt.Fprintf(b, "The WebSocket gap the issue measured (3.7–6.5 µs and 24–31 allocs against 2.9–3.5 µs and 13–21) does not show here, on either server: the connection Connect sets up (its own http.Transport with a DialContext tied to the attempt, DisableKeepAlives) reads as the raw one does, and `Messages` adds nothing per message; nothing in Connect needed a fix. ")
-	fmt.Fprintf(b, "rpc's Call costs more allocations than rpc2's CallWithContext: it makes each call on a goroutine of the session (so that a write blocked on a stalled peer cannot outlive the call), decodes into a fresh reply that it copies only on success (a late reply must not write to the caller's memory), and marks whether the request left (so that a call that never left may be made again on the next connection); those are adapters/tcp/rpc's rules, outside this change. ")
+	fmt.Fprintf(b, "rpc's Call makes each call on a goroutine of the session (so that a write blocked on a stalled peer cannot outlive the call), decodes into a fresh reply that it copies only on success (a late reply must not write to the caller's memory), and marks whether the request left (so that a call that never left may be made again on the next connection): three allocations rpc2's CallWithContext does not make. It recycles the reply channel of a call that got its reply (rpc2 makes one per call, two allocations), and no longer allocates on the success path what only an error needs (the ServerError errors.As fills, the read error the codec keeps): %.0f allocations against rpc2's %.0f, 31 before; `TestRPCCallAllocs` (testing.AllocsPerRun, internal/e2e/bench) holds it at most rpc2's + 3. ", rpcAllocs, rawRPCAllocs)
 	fmt.Fprintf(b, "The gorilla adapter used to read the clock and move the read deadline after every message (57 ns for time.Now alone on this machine, and a runtime timer update): it now records a message for the heartbeat only when a ping asked for one, one atomic load per message, and moves the deadline with each pong and the first message after each ask (adapters/gorilla `heardFrom`; `TestMessagesExtendTheReadDeadline` keeps a pong-less streaming peer connected). ")
 	fmt.Fprintf(b, "The SSE adapter parses on the supervisor's goroutine (go-sse's Connection, as the raw row) and hands every event to the program's loop through a bounded buffer, so that a slow loop cannot stall the idle-timeout watch: one channel handoff (a goroutine switch) and an allocation per event, which is its gap; parsing on the program's goroutine would remove it and let a slow loop be taken for a silent server. That design is kept.\n\n")
 	return nil

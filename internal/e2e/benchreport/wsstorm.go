@@ -11,6 +11,7 @@ import (
 // herdRow is one row of examples/herd -json.
 type herdRow struct {
 	Name      string  `json:"name"`
+	Peak      int     `json:"peak"`
 	PeakUp    int     `json:"peak_up"`
 	PeakUpCap float64 `json:"peak_up_cap"`
 	BeyondCap int     `json:"beyond_cap"`
@@ -18,14 +19,18 @@ type herdRow struct {
 	LastBack  float64 `json:"last_back_s"`
 	Attempts  int     `json:"attempts"`
 	Failed    int     `json:"failed"`
+	Finish    float64 `json:"finish_ideal"`
+	Left      int     `json:"left"`
+	Early     int     `json:"early"`
 }
 
 type herdRun struct {
-	N      int       `json:"n"`
-	Rate   int       `json:"rate"`
-	DownS  float64   `json:"down_s"`
-	IdealS float64   `json:"ideal_s"`
-	Rows   []herdRow `json:"rows"`
+	N        int       `json:"n"`
+	Rate     int       `json:"rate"`
+	DownS    float64   `json:"down_s"`
+	IdealS   float64   `json:"ideal_s"`
+	HorizonS float64   `json:"horizon_s"`
+	Rows     []herdRow `json:"rows"`
 }
 
 // herdJSON runs the simulator with args and -json.

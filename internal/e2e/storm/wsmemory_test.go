@@ -3,7 +3,9 @@ package storm
 import (
 	"context"
 	"flag"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
@@ -13,34 +15,43 @@ import (
 	"github.com/redial-go/redial/adapters/websocket"
 )
 
-var wsMemN = flag.Int("storm.memn", 10000, "WebSocket memory: connections")
+var (
+	wsMemN       = flag.Int("storm.memn", 10000, "WebSocket memory: connections")
+	wsMemProfile = flag.String("storm.memprofile", "", "WebSocket memory: write each row's heap profile, with the connections open, to this prefix + row + .pprof")
+)
 
 // BenchmarkWebSocketMemory holds -storm.memn (10,000) WebSocket
-// connections to a server in another process, twice in one run: raw,
-// each a connection from coder/websocket's Dial read by one goroutine
-// (conn.Read, as a program that reads a feed does); redial, each a
-// websocket.New supervisor with its defaults (heartbeat every 10 s) read
-// by a loop over websocket.Messages. Reported per connection, after the
-// heartbeat ran at least once and two GCs: the live heap and the stacks
-// (what the Go runtime holds for the connection; the kernel's socket
-// buffers are the same for both and not counted). Run with -benchtime=1x.
+// connections to a server in another process, three times in one run:
+// raw, each a connection from coder/websocket's Dial read by one goroutine
+// (conn.Read, as a program that reads a feed does); raw with the adapter's
+// heartbeat, the same plus a goroutine that pings every PingInterval and
+// waits PingTimeout for the pong (the adapter's defaults, 10 s and 5 s);
+// redial, each a websocket.New supervisor with its defaults read by a loop
+// over websocket.Messages. Reported per connection, after every heartbeat
+// ran at least once and two GCs: the live heap and the stacks (what the Go
+// runtime holds for the connection; the kernel's socket buffers are the
+// same for all and not counted), and the stacks and goroutines alone. Run
+// with -benchtime=1x.
 func BenchmarkWebSocketMemory(b *testing.B) {
 	n := *wsMemN
-	srv := startWSServer(b)
-	defer srv.close()
+	if *wsMemProfile != "" {
+		defer func(rate int) { runtime.MemProfileRate = rate }(runtime.MemProfileRate)
+		runtime.MemProfileRate = 1 // every allocation: a connection's objects are small
+	}
 	for range b.N {
-		raw := wsMemory(b, srv, n, func(ctx context.Context, wg *sync.WaitGroup) {
-			conn, _, err := ws.Dial(ctx, srv.url(), nil)
-			if err != nil {
-				b.Error(err)
-				return
+		raw := wsMemory(b, n, "raw", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
+			if conn := rawDial(b, ctx, srv); conn != nil {
+				wg.Go(func() { rawRead(ctx, conn) })
 			}
-			wg.Go(func() {
-				_, _, _ = conn.Read(ctx)
-				conn.CloseNow()
-			})
 		})
-		sup := wsMemory(b, srv, n, func(ctx context.Context, wg *sync.WaitGroup) {
+		beat := wsMemory(b, n, "raw-heartbeat", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
+			if conn := rawDial(b, ctx, srv); conn != nil {
+				wg.Go(func() { rawRead(ctx, conn) })
+				wg.Go(func() { rawPing(ctx, conn) })
+			}
+		})
+		var failures uint64
+		sup := wsMemory(b, n, "redial", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
 			s, err := websocket.New(srv.url(), websocket.Options{})
 			if err != nil {
 				b.Error(err)
@@ -51,29 +62,99 @@ func BenchmarkWebSocketMemory(b *testing.B) {
 				for range websocket.Messages(ctx, s) {
 				}
 			})
+			if _, err := s.Conn(ctx); err != nil { // one at a time, as the raw rows dial
+				b.Error(err)
+			}
+			failures += s.Status().Failures
 		})
-		b.ReportMetric(raw, "B/raw-conn")
-		b.ReportMetric(sup, "B/redial-conn")
-		b.ReportMetric(sup/raw, "redial/raw")
+		b.ReportMetric(float64(failures), "failed-attempts/redial")
+		for _, r := range []struct {
+			name string
+			m    connMemory
+		}{{"raw", raw}, {"raw-heartbeat", beat}, {"redial", sup}} {
+			b.ReportMetric(r.m.bytes, "B/"+r.name+"-conn")
+			b.ReportMetric(r.m.stack, "B-stack/"+r.name+"-conn")
+			b.ReportMetric(r.m.goroutines, "goroutines/"+r.name+"-conn")
+		}
+		b.ReportMetric(sup.bytes/beat.bytes, "redial/raw-heartbeat")
+		b.ReportMetric(sup.bytes/raw.bytes, "redial/raw")
 	}
 }
 
+func rawDial(b *testing.B, ctx context.Context, srv *wsServerProc) *ws.Conn {
+	conn, _, err := ws.Dial(ctx, srv.url(), nil)
+	if err != nil {
+		b.Error(err)
+		return nil
+	}
+	return conn
+}
+
+func rawRead(ctx context.Context, conn *ws.Conn) {
+	_, _, _ = conn.Read(ctx)
+	conn.CloseNow()
+}
+
+// rawPing is the adapter's heartbeat written by hand: a ping every
+// PingInterval, its pong awaited PingTimeout.
+func rawPing(ctx context.Context, conn *ws.Conn) {
+	t := time.NewTimer(websocket.DefaultPingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, websocket.DefaultPingTimeout)
+		err := conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			conn.CloseNow()
+			return
+		}
+		t.Reset(websocket.DefaultPingInterval)
+	}
+}
+
+// connMemory is what one connection of a row holds, on average.
+type connMemory struct{ bytes, stack, goroutines float64 }
+
 // wsMemory opens n connections with open, waits until the server holds
 // them all and a heartbeat period has passed, and returns the heap and
-// stack they added, per connection; then closes them.
-func wsMemory(b *testing.B, srv *wsServerProc, n int, open func(context.Context, *sync.WaitGroup)) float64 {
+// stack they added, per connection; then closes them. Each row has a
+// server process of its own.
+func wsMemory(b *testing.B, n int, row string, open func(context.Context, *sync.WaitGroup, *wsServerProc)) connMemory {
+	srv := startWSServer(b) // a server of its own: the last row's closed connections hold its port's 4-tuples
+	defer srv.close()
 	h0, s0 := memory()
+	g0 := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range n {
-		open(ctx, &wg)
+		open(ctx, &wg, srv)
 	}
-	waitFor(b, func() bool { return srv.number(b, "conns") == n }, 2*time.Minute, "the connections")
+	waitFor(b, func() bool { return srv.number(b, "conns") == n }, 2*time.Minute, row+"'s connections (a heartbeat that failed closes one)")
 	time.Sleep(websocket.DefaultPingInterval + 2*time.Second) // the measurement: every heartbeat ran once
 	h1, s1 := memory()
+	g1 := runtime.NumGoroutine()
+	if *wsMemProfile != "" {
+		writeHeapProfile(b, *wsMemProfile+row+".pprof")
+	}
 	runtime.KeepAlive(ctx)
 	cancel()
 	wg.Wait()
 	waitFor(b, func() bool { return srv.number(b, "conns") == 0 }, time.Minute, "the connections to close")
-	return (h1 - h0 + s1 - s0) / float64(n)
+	return connMemory{bytes: (h1 - h0 + s1 - s0) / float64(n), stack: (s1 - s0) / float64(n), goroutines: float64(g1-g0) / float64(n)}
+}
+
+func writeHeapProfile(b *testing.B, file string) {
+	f, err := os.Create(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
 }
