@@ -21,7 +21,9 @@ var spec = httpcore.Spec{
 			ce, ok := errors.AsType[websocket.CloseError](err)
 			return int(ce.Code), ce.Reason, ok
 		},
-		New: func(code int, reason string) error { return websocket.CloseError{Code: websocket.StatusCode(code), Reason: reason} },
+		New: func(code int, reason string) error {
+			return websocket.CloseError{Code: websocket.StatusCode(code), Reason: reason}
+		},
 	},
 	TooBig: websocket.ErrMessageTooBig,
 }
