@@ -70,7 +70,7 @@ func TestReplicasAreCheckedAndMasked(t *testing.T) {
 	})
 	assert.NotContains(t, st.Err.Error(), "SECRET123")
 	assert.NotContains(t, st.Endpoint, "SECRET123")
-	assert.Contains(t, st.Err.Error(), `dial "`+st.Endpoint+`"`, "with replicas an error names its endpoint")
+	assert.Contains(t, st.Err.Error(), `handshake "`+st.Endpoint+`"`, "with replicas an error names its endpoint")
 	assert.Contains(t, st.Endpoint, "token=xxxxx")
 
 	// What a replica's server echoes of its token is masked too.
