@@ -14,7 +14,7 @@ var spec = httpcore.Spec{
 	Schemes:  []string{"ws", "wss"},
 	Verb:     "handshake",
 	Want:     "a WebSocket upgrade",
-	Item:     "message",
+	Item:     "a message",
 	Reserved: httpcore.WebSocketHeaders,
 	Codes: &httpcore.Codes{
 		Of: func(err error) (int, string, bool) {

@@ -8,7 +8,7 @@ var spec = httpcore.Spec{
 	Schemes: []string{"http", "https"},
 	Verb:    "get",
 	Want:    "text/event-stream",
-	Item:    "event",
+	Item:    "an event",
 	TooBig:  ErrEventTooLarge,
 }
 

@@ -1,6 +1,7 @@
 package websocket_test
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
@@ -145,11 +146,14 @@ func TestPoisonMessageEndsTheFeed(t *testing.T) {
 	o := testOptions()
 	o.ReadLimit = 4 << 10
 	c := run(t, srv.url("/feed"), o, false)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
 	var errs []error
-	for _, err := range redialws.Messages(t.Context(), c.Supervisor) {
+	for _, err := range redialws.Messages(ctx, c.Supervisor) {
 		require.Error(t, err)
 		errs = append(errs, err)
 	}
+	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.handshakes.Load())
 	<-c.done
 	err := c.stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)

@@ -31,7 +31,7 @@ type Spec struct {
 	Schemes []string // of the url and Replicas
 	Verb    string   // an attempt in errors: "handshake", "get"
 	Want    string   // what a 200 answer was to be: "a WebSocket upgrade"
-	Item    string   // what ReadLimit bounds: "message", "event"
+	Item    string   // what ReadLimit bounds, with its article: "a message", "an event"
 	// Reserved are the request headers the library sets itself, canonical:
 	// refused in Header and from BeforeConnect.
 	Reserved []string

@@ -37,7 +37,7 @@ func (e *closeError) Error() string { return fmt.Sprintf("closed %d: %s", e.code
 var errTooLong = errors.New("line longer than ReadLimit")
 
 var linesSpec = httpcore.Spec{
-	Pkg: "lines", Schemes: []string{"http"}, Verb: "get", Want: "text/plain", Item: "line",
+	Pkg: "lines", Schemes: []string{"http"}, Verb: "get", Want: "text/plain", Item: "a line",
 	Reserved: []string{"Upgrade"},
 	Codes: &httpcore.Codes{
 		Of: func(err error) (int, string, bool) {

@@ -38,7 +38,7 @@ func (c *Core) OverLimit(err error, at string) error {
 	if n < PoisonBreaks {
 		return err
 	}
-	return backoff.Permanent(fmt.Errorf("%w: a %s over ReadLimit (%d bytes) broke %d connections in a row at the same place: giving up", err, c.Item, c.ReadLimit, n))
+	return backoff.Permanent(fmt.Errorf("%w: %s over ReadLimit (%d bytes) broke %d connections in a row at the same place: giving up", err, c.Item, c.ReadLimit, n))
 }
 
 // OtherBreak records a break for another reason: the place is free again.
