@@ -114,7 +114,7 @@ func TestBeforeConnectRotatesCredentials(t *testing.T) {
 		require.NoError(t, c.stop())
 		select {
 		case err := <-c.readErrs:
-			errs = append(errs, err.Error(), strings.Join(reachableStrings(err), " "))
+			errs = append(errs, err.Error(), fmt.Sprintf("%+v", err))
 		default:
 			t.Error("the Messages loop yielded no error for the closed connection")
 		}

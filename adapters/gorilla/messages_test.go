@@ -45,42 +45,6 @@ func sendingServer(t *testing.T, im impl, msgs map[int64][]string, closes map[in
 	})
 }
 
-// The messages of one connection, the read error once, then the next
-// connection's messages, in order.
-func TestMessagesInOrderAcrossServerClose(t *testing.T) {
-	eachImpl(t, func(t *testing.T, im impl) {
-		srv := sendingServer(t, im, map[int64][]string{1: {"1", "2", "3"}, 2: {"4", "5", "6"}}, map[int64]int{1: websocket.CloseGoingAway})
-		c := run(t, srv.url("/feed"), testOptions(), false)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-
-		var got []string
-		var errs []error
-		for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
-			if err != nil {
-				got = append(got, "error")
-				if errs = append(errs, err); len(errs) > 1 {
-					break // once is the rule
-				}
-				continue
-			}
-			assert.Equal(t, websocket.TextMessage, msg.Type)
-			if got = append(got, string(msg.Data)); len(got) == 7 {
-				break
-			}
-		}
-		assert.Equal(t, []string{"1", "2", "3", "error", "4", "5", "6"}, got)
-		require.Len(t, errs, 1, "the read error is yielded once")
-		assert.True(t, strings.HasPrefix(errs[0].Error(), "gorilla: read: "), "%v", errs[0])
-		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(errs[0]), "%v", errs[0])
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State)
-		assert.Equal(t, uint64(2), st.Connects)
-		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(st.Err), "Classify saw the close status: %v", st.Err)
-		require.NoError(t, c.stop())
-	})
-}
-
 // The supervisor stopping while a loop reads: its close ends the read, and
 // the loop ends without an error.
 func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {

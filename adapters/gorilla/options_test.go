@@ -32,22 +32,6 @@ func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
 	assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
 }
 
-func TestNewDefaults(t *testing.T) {
-	assert.LessOrEqual(t, gorilla.DefaultPingInterval+gorilla.DefaultPingTimeout, 15*time.Second, "a dead path is found within 15s")
-	s, err := gorilla.New("wss://bob:PW-s3cret@example.com/feed?token=TOK-s3cret&room=1", gorilla.Options{})
-	require.NoError(t, err)
-	assert.Equal(t, "wss://xxxxx@example.com/feed?token=xxxxx&room=xxxxx", s.Name(), "the Name is the redacted URL: every query value masked")
-	s, err = gorilla.New("wss://example.com/feed?jwt=TOK-s3cret&room=1", gorilla.Options{PublicQuery: []string{"room"}})
-	require.NoError(t, err)
-	assert.Equal(t, "wss://example.com/feed?jwt=xxxxx&room=1", s.Name(), "a public key's value is shown; any other is not, whatever its name")
-	s, err = gorilla.New("ws://example.com", gorilla.Options{})
-	require.NoError(t, err)
-	assert.Equal(t, "ws://example.com", s.Name())
-	s, err = gorilla.New("ws://example.com", gorilla.Options{Supervisor: supervisor.Options[*websocket.Conn]{Name: "prices"}})
-	require.NoError(t, err)
-	assert.Equal(t, "prices", s.Name(), "the program's Name wins")
-}
-
 // New copies Options: changing the caller's Header or Subprotocols
 // afterwards changes nothing of the supervisor's handshakes.
 func TestNewCopiesOptions(t *testing.T) {

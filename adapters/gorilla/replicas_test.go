@@ -1,20 +1,15 @@
 package gorilla_test
 
 import (
-	"context"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // TestKilledReplicaFailsOverToAnother: three real servers (gorilla's,
@@ -52,81 +47,4 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	assert.Zero(t, back.Failures, "the next replica was tried first, and took it")
 	byURL[back.Endpoint].waitSubscribe(t, 5*time.Second)      // OnConnect ran on the new replica
 	logs.WaitFor(t, "endpoint="+back.Endpoint, 5*time.Second) // logged after the Status is published
-}
-
-func TestReplicasAreCheckedAndMasked(t *testing.T) {
-	_, err := gorilla.New("ws://a/feed", gorilla.Options{Replicas: []string{"ws://b/feed", "http://c/feed?token=SECRET123"}})
-	assert.EqualError(t, err, `gorilla: Replicas[1] "http://c/feed?token=xxxxx": scheme "http" is not ws or wss`)
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-
-	// A replica's token is masked in errors like url's, and the error
-	// names the endpoint that failed.
-	refused := func() string { return "ws://" + testkit.ClosedAddr(t) + "/feed" }
-	o := testOptions()
-	o.Replicas = []string{refused() + "?token=SECRET123"}
-	c := run(t, refused(), o, false)
-	st := testkit.WaitStatus(t, c, 5*time.Second, "an attempt on the replica", func(st health.Status) bool {
-		return st.Attempt == 2 && st.State == health.Backoff
-	})
-	assert.NotContains(t, st.Err.Error(), "SECRET123")
-	assert.NotContains(t, st.Endpoint, "SECRET123")
-	assert.Contains(t, st.Err.Error(), `handshake "`+st.Endpoint+`"`, "with replicas an error names its endpoint")
-	assert.Contains(t, st.Endpoint, "token=xxxxx")
-
-	// What a replica's server echoes of its token is masked too.
-	echo := closingServer(t, impls[1], 1011, "token SECRET456 revoked")
-	o = testOptions()
-	o.Replicas = []string{echo.url("/feed?token=SECRET456")}
-	c = run(t, refused(), o, true)
-	st = testkit.WaitStatus(t, c, 5*time.Second, "the replica's close", func(st health.Status) bool {
-		return st.Connects == 1 && st.State == health.Backoff
-	})
-	assert.Equal(t, 1011, gorilla.CloseStatus(st.Err))
-	assert.NotContains(t, st.Err.Error(), "SECRET456")
-	assert.Contains(t, st.Err.Error(), "token xxxxx revoked")
-}
-
-// BeforeConnect gets the url of the endpoint the attempt goes to.
-func TestBeforeConnectGetsEachReplica(t *testing.T) {
-	a, b := startServer(t, impls[0], nil), startServer(t, impls[1], nil)
-	seen := make(chan string, 16)
-	o := testOptions()
-	o.Replicas = []string{b.url("/feed")}
-	o.Supervisor.FailoverSpread = time.Millisecond
-	o.BeforeConnect = func(_ context.Context, u *url.URL, _ http.Header) error {
-		seen <- u.Host
-		return nil
-	}
-	c := run(t, a.url("/feed"), o, true)
-	testkit.WaitStatus(t, c, 5*time.Second, "connected", connected(1))
-	assert.Equal(t, a.addr, <-seen)
-	a.stop()
-	testkit.WaitStatus(t, c, 5*time.Second, "on the replica", connected(2))
-	assert.Equal(t, b.addr, <-seen)
-	require.NoError(t, c.stop())
-}
-
-// A BeforeConnect that breaks the url (another scheme) fails the attempt
-// for good: no retry will mend it.
-func TestBeforeConnectThatBreaksTheURLIsFinal(t *testing.T) {
-	srv := startServer(t, impls[0], nil)
-	o := testOptions()
-	o.BeforeConnect = func(_ context.Context, u *url.URL, _ http.Header) error {
-		u.Scheme = "http"
-		u.RawQuery = "token=SECRET123"
-		return nil
-	}
-	c := run(t, srv.url("/feed"), o, false)
-	select {
-	case <-c.done:
-	case <-time.After(5 * time.Second):
-		t.Fatalf("still retrying: %v", c.Status().Err)
-	}
-	err := c.stop()
-	assert.ErrorIs(t, err, supervisor.ErrFailed)
-	assert.Equal(t, health.Failed, c.Status().State)
-	assert.Equal(t, 1, c.Status().Attempt)
-	assert.Contains(t, err.Error(), `connect: BeforeConnect: gorilla: url "http://`, "%v", err)
-	assert.NotContains(t, err.Error(), "SECRET123")
-	assert.Equal(t, int64(0), srv.handshakes.Load(), "never dialed")
 }

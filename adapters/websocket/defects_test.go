@@ -34,7 +34,7 @@ func everywhere(c *client, logs *testkit.Buffer, errs ...error) string {
 		fmt.Fprintln(&b, tr.Err)
 	}
 	for _, err := range errs {
-		fmt.Fprintln(&b, err, strings.Join(reachableStrings(err), " "))
+		fmt.Fprintf(&b, "%v %+v\n", err, err)
 		if ce, ok := errors.AsType[websocket.CloseError](err); ok {
 			fmt.Fprintln(&b, ce.Reason)
 		}

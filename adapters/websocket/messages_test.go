@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,66 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/health"
 )
-
-// sendingServer writes msgs[n] on its n-th connection (counted from 1),
-// then closes it with closes[n] (none: reads until the client leaves).
-func sendingServer(t *testing.T, msgs map[int64][]string, closes map[int64]websocket.StatusCode) *server {
-	var conns atomic.Int64
-	return startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		c := s.accept(w, r)
-		if c == nil {
-			return
-		}
-		defer s.forget(c)
-		n := conns.Add(1)
-		for _, m := range msgs[n] {
-			if c.Write(r.Context(), websocket.MessageText, []byte(m)) != nil {
-				return
-			}
-		}
-		if code, ok := closes[n]; ok {
-			_ = c.Close(code, "bye")
-			return
-		}
-		_, _, _ = c.Read(r.Context())
-	})
-}
-
-// The messages of one connection, the read error once, then the next
-// connection's messages, in order.
-func TestMessagesInOrderAcrossServerClose(t *testing.T) {
-	srv := sendingServer(t, map[int64][]string{1: {"1", "2", "3"}, 2: {"4", "5", "6"}}, map[int64]websocket.StatusCode{1: websocket.StatusGoingAway})
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-
-	var got []string
-	var errs []error
-	for msg, err := range redialws.Messages(ctx, c.Supervisor) {
-		if err != nil {
-			got = append(got, "error")
-			if errs = append(errs, err); len(errs) > 1 {
-				break // once is the rule
-			}
-			continue
-		}
-		assert.Equal(t, websocket.MessageText, msg.Type)
-		if got = append(got, string(msg.Data)); len(got) == 7 {
-			break
-		}
-	}
-	assert.Equal(t, []string{"1", "2", "3", "error", "4", "5", "6"}, got)
-	require.Len(t, errs, 1, "the read error is yielded once")
-	assert.True(t, strings.HasPrefix(errs[0].Error(), "websocket: read: "), "%v", errs[0])
-	assert.Equal(t, websocket.StatusGoingAway, redialws.CloseStatus(errs[0]), "%v", errs[0])
-	st := c.Status()
-	assert.Equal(t, health.Connected, st.State)
-	assert.Equal(t, uint64(2), st.Connects)
-	assert.Equal(t, websocket.StatusGoingAway, redialws.CloseStatus(st.Err), "Classify saw the close status: %v", st.Err)
-	require.NoError(t, c.stop())
-}
 
 // Messages allocates no more per message than conn.Read does. The server
 // has written every message before the count begins (they wait in the

@@ -167,14 +167,17 @@ func TestPoisonMessage(t *testing.T) {
 	srv := serve(t, func(n int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "snapshot follows", huge) })
 	s := mustLines(t, srv.URL, httpcore.Config{ReadLimit: 64}, fast())
 	running(t, s)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
 	var errs []error
-	for m, err := range linesReader.Messages(t.Context(), s) {
+	for m, err := range linesReader.Messages(ctx, s) {
 		if err == nil {
 			assert.Equal(t, "snapshot follows", m)
 			continue
 		}
 		errs = append(errs, err)
 	}
+	require.NoError(t, ctx.Err(), "still reconnecting after %d requests", srv.requests.Load())
 	require.Len(t, errs, httpcore.PoisonBreaks)
 	assert.Equal(t, int64(httpcore.PoisonBreaks), srv.requests.Load())
 	assert.ErrorIs(t, s.Err(), supervisor.ErrFailed)

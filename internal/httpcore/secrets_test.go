@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -27,10 +29,53 @@ func shown(s *supervisor.Supervisor[*conn], logs *bytes.Buffer, more ...error) s
 	for _, tr := range s.History() {
 		fmt.Fprintln(&b, tr.Err)
 	}
-	for _, err := range more {
-		fmt.Fprintln(&b, err)
+	for _, err := range append(more, s.Status().Err, s.Err()) {
+		fmt.Fprintln(&b, err, strings.Join(reachableStrings(err), " "))
 	}
 	return b.String()
+}
+
+// reachableStrings returns every string reachable from v by reflection,
+// unexported fields included: what a reflective logger could print.
+func reachableStrings(v any) []string {
+	var out []string
+	seen := map[uintptr]bool{}
+	var walk func(reflect.Value, int)
+	walk = func(v reflect.Value, depth int) {
+		if !v.IsValid() || depth > 50 {
+			return
+		}
+		switch v.Kind() {
+		case reflect.String:
+			out = append(out, v.String())
+		case reflect.Pointer:
+			if !v.IsNil() && !seen[v.Pointer()] {
+				seen[v.Pointer()] = true
+				walk(v.Elem(), depth+1)
+			}
+		case reflect.Interface:
+			walk(v.Elem(), depth+1)
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), depth+1)
+			}
+		case reflect.Slice, reflect.Array:
+			if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+				out = append(out, string(v.Bytes()))
+				return
+			}
+			for i := range v.Len() {
+				walk(v.Index(i), depth+1)
+			}
+		case reflect.Map:
+			for _, k := range v.MapKeys() {
+				walk(k, depth+1)
+				walk(v.MapIndex(k), depth+1)
+			}
+		}
+	}
+	walk(reflect.ValueOf(v), 0)
+	return out
 }
 
 // TestSecretsEchoedAreMasked: a server that echoes every credential it got
@@ -136,7 +181,9 @@ func TestBeforeConnectThatBreaksTheAttemptIsFinal(t *testing.T) {
 		"scheme": func(_ context.Context, u *url.URL, _ http.Header) error { u.Scheme = "ftp"; return nil },
 		"header": func(_ context.Context, _ *url.URL, h http.Header) error { h.Set("upgrade", "x"); return nil },
 	} {
-		err := mustLines(t, srv.URL, httpcore.Config{BeforeConnect: hook}, fast()).Run(t.Context())
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		err := mustLines(t, srv.URL, httpcore.Config{BeforeConnect: hook}, fast()).Run(ctx)
+		cancel()
 		assert.ErrorIs(t, err, supervisor.ErrFailed, name)
 		assert.Contains(t, err.Error(), "BeforeConnect: lines: ", name)
 		assert.Zero(t, srv.requests.Load(), name)
