@@ -27,83 +27,58 @@ const (
 // CloseHint accepted: more than a day is a mistake in a unit.
 const MaxDuration = httpcore.MaxDuration
 
-// Options configures the Supervisor that New returns. The zero value of
-// every field means its documented default; New copies it (Header,
-// Replicas, PublicQuery, Subprotocols and TLS included), so changing
-// it afterwards changes nothing.
+// Options configures the Supervisor that New returns: the options of
+// adapters/websocket (one core serves both), but EnableCompression for
+// CompressionMode; each field's zero value means its documented default.
+// New copies it (Header, Replicas, PublicQuery, Subprotocols and TLS
+// included), so changing it afterwards changes nothing.
 type Options struct {
-	// Header is sent with every handshake (Authorization, Origin, ...).
-	// Its values, and each name=value part of them, never appear in an
-	// error, a log line or a Status: the program set them, so they may be
-	// credentials. The headers the handshake sets itself (Upgrade,
-	// Connection, Sec-WebSocket-Key, -Version, -Extensions, -Accept and
-	// -Protocol: use Subprotocols) are refused.
+	// Header is sent with every handshake; its values and their
+	// name=value parts are masked wherever they appear. The headers the
+	// handshake sets itself (Upgrade, Connection, Sec-WebSocket-*) are
+	// refused.
 	Header http.Header
-	// BeforeConnect, if set, is called before every attempt with copies
-	// of the url and the header that attempt will use; it may change them
-	// (a rotating token in the query or in Authorization). The values it
-	// sets are masked like the url's and Header's, those of its last 16
-	// calls that set something new included, and so is its error's text.
-	// It is called on the attempt's goroutine, bounded by ConnectTimeout.
-	// An error from it fails the attempt: retried with the backoff, unless
-	// it is backoff.Permanent; a url or header it breaks fails it for
-	// good. With BeforeConnect set, a handshake answered 401 or 403 and a
-	// close 1008 are retried with the backoff too, since the next attempt
-	// may carry new credentials; without it, they are permanent.
+	// BeforeConnect, if set, may change copies of the url and Header
+	// before every attempt (a rotating token); what its last 16 calls set
+	// is masked. With it, 401, 403 and close 1008 are retried with the
+	// backoff rather than final. See websocket.Options.BeforeConnect.
 	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
-	// Replicas are more URLs of the same service (replicas behind no load
-	// balancer). The supervisor tries url first; after a failed attempt or
-	// a lost connection it goes to the next replica at once (within the
-	// supervisor's FailoverSpread), and backs off only when every one
-	// failed. Status.Endpoint says which is in use. Each is checked and
-	// masked like url; with BeforeConnect, the hook gets the replica's.
+	// Replicas are more URLs of the same service, tried in turn after a
+	// failure, the backoff once per round; each is masked like url.
 	Replicas []string
-	// PublicQuery names the query keys of the url and Replicas whose values may be
-	// shown (in the default Name, errors, logs, probes and metrics). Every
-	// other query value is masked wherever it appears, whatever its key's
-	// name: ?jwt=..., ?ticket=..., ?sid=... are not guessed at.
+	// PublicQuery names the query keys whose values may be shown; every
+	// other query value is masked, whatever its key's name.
 	PublicQuery []string
 	// Subprotocols are offered in the handshake.
 	Subprotocols []string
 	// TLS is used for wss:// URLs; nil means Go's defaults.
 	TLS *tls.Config
-	// EnableCompression offers permessage-deflate (RFC 7692) in the
-	// handshake, in gorilla/websocket's only mode: no context takeover.
-	// It is used only when the server accepts it; otherwise messages flow
-	// uncompressed. Off by default, as in gorilla/websocket.
+	// EnableCompression offers permessage-deflate in gorilla/websocket's
+	// only mode, no context takeover; off by default.
 	EnableCompression bool
 
-	// ReadLimit is the largest message, in bytes, that a read accepts; 0
-	// means 1 MiB. A larger message fails the read (websocket.ErrReadLimit;
-	// gorilla/websocket tells the server with 1009), the connection is
-	// dropped and the supervisor reconnects: memory stays bounded whatever
-	// the server sends. One that breaks three connections in a row at the
-	// same place makes it give up.
+	// ReadLimit is the largest message, in bytes; 0 means 1 MiB. A larger
+	// one fails the read (websocket.ErrReadLimit, 1009 to the server) and
+	// the supervisor reconnects; one that breaks three connections in a
+	// row at the same place makes it give up.
 	ReadLimit int64
 	// PingInterval is the time between heartbeat pings; 0 means 10s.
 	PingInterval time.Duration
 	// PingTimeout is how long a ping waits for its pong; 0 means 5s. A
-	// silent peer is found within PingInterval + PingTimeout: by the
-	// heartbeat, and by the reader, whose read deadline is that far after
+	// silent peer is found within PingInterval + PingTimeout, by the
+	// heartbeat and by the reader, whose read deadline is that far after
 	// the last pong or message.
 	PingTimeout time.Duration
-	// CloseTimeout bounds the close when the supervisor stops: the close
-	// frame (1000) must be written within it, and a reader of this package
-	// (Messages, WriteOnly) waits at most that long for the server's
-	// answer before the connection is dropped; 0 means 1s. A connection
-	// known to be broken (a failed heartbeat or read) is dropped at once.
+	// CloseTimeout bounds the goodbye when the supervisor stops: the close
+	// frame (1000) is written within it, and a reader of this package
+	// waits at most that long for the answer; 0 means 1s.
 	CloseTimeout time.Duration
-	// CloseHint is the least wait after the server closed with 1012 (service
-	// restart) or 1013 (try again later) without saying how long; 0 means
-	// 5s. The wait is drawn from [CloseHint, 1.5*CloseHint) so that a fleet
-	// sent away at one instant does not come back in one wave.
+	// CloseHint is the least wait after a close 1012 or 1013 that names
+	// none, spread over [CloseHint, 1.5*CloseHint); 0 means 5s.
 	CloseHint time.Duration
-	// WriteOnly says the program never reads messages. The adapter then
-	// reads for it, on one goroutine per connection, so that pongs, pings
-	// and close frames are handled; a data message from the server ends
-	// the connection (ErrUnexpectedData), and OnConnect must not read.
-	// Without WriteOnly the program must keep reading (see Messages), or
-	// the heartbeat fails and the connection is replaced.
+	// WriteOnly says the program never reads: the adapter reads for it, on
+	// one goroutine per connection, and a data message from the server
+	// ends the connection (ErrUnexpectedData).
 	WriteOnly bool
 
 	// Supervisor configures the supervisor New returns; see supervisor.New

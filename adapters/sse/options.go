@@ -29,36 +29,23 @@ const MaxDuration = httpcore.MaxDuration
 // field means its documented default; New copies it (Header, PublicQuery
 // and TLS included), so changing it afterwards changes nothing.
 type Options struct {
-	// Header is sent with every request (Authorization, Cookie, ...). Its
-	// values, and each name=value part of them, never appear in an error,
-	// a log line or a Status: the program set them, so they may be
-	// credentials. Accept, Cache-Control and Last-Event-ID are the
-	// Client's own and replaced.
+	// Header is sent with every request; its values and their name=value
+	// parts are masked wherever they appear. Accept, Cache-Control and
+	// Last-Event-ID are the Client's own and replaced.
 	Header http.Header
-	// BeforeConnect, when set, is called before every attempt with copies
-	// of the url and Header the request will use; it may change them (a
-	// rotating token in the query or in Authorization). The values it sets
-	// are masked like the url's and Header's, those of its last 16 calls
-	// that set something new included, and so is its error's text. It is
-	// called on the attempt's goroutine, bounded by ConnectTimeout. An
-	// error from it fails the attempt (retried, unless it is
-	// backoff.Permanent); a url it breaks fails it for good. With
-	// BeforeConnect set, a request answered 401 or 403 is retried with the
-	// backoff rather than given up on: the next attempt may carry new
-	// credentials.
+	// BeforeConnect, when set, may change copies of the url and Header
+	// before every attempt (a rotating token); what its last 16 calls set,
+	// and its error's text, are masked. It runs on the attempt's
+	// goroutine; its error fails the attempt (for good when
+	// backoff.Permanent). With it, 401 and 403 are retried with the
+	// backoff rather than final.
 	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
-	// Replicas are more URLs of the same service (replicas behind no load
-	// balancer, sharing the event ids). The Client tries url first; after a
-	// failed attempt or a lost stream it goes to the next replica at once
-	// (within the supervisor's FailoverSpread), and backs off only when
-	// every one failed. Each request resumes from the same Last-Event-ID,
-	// whichever replica it goes to. Status.Endpoint says which is in use.
-	// Each is masked like url.
+	// Replicas are more URLs of the same service sharing the event ids,
+	// tried in turn after a failure, the backoff once per round; each
+	// request resumes from the same Last-Event-ID, whichever it goes to.
 	Replicas []string
-	// PublicQuery names the query keys of the url whose values may be
-	// shown (in the default Name, errors, logs, probes and metrics). Every
-	// other query value is masked wherever it appears, whatever its key's
-	// name: ?jwt=..., ?ticket=..., ?sid=... are not guessed at.
+	// PublicQuery names the query keys whose values may be shown; every
+	// other query value is masked, whatever its key's name.
 	PublicQuery []string
 	// TLS is used for https:// URLs; nil means Go's defaults.
 	TLS *tls.Config
