@@ -34,7 +34,8 @@ type feed struct {
 type item struct {
 	gen    uint64
 	ev     Event
-	silent bool // no data: not delivered, but its id is the position once taken
+	silent bool  // no data: not delivered, but its id is the position once taken
+	read   int64 // UnixNano of the body read that brought it: its age, once lag is measured
 }
 
 // newFeed returns a feed of buffer events that resumes from lastID.
@@ -91,7 +92,7 @@ func (f *feed) deliver(ctx context.Context, s *Stream, e gosse.Event) {
 	if e.LastEventID != "" {
 		s.lastSeen = e.LastEventID
 	}
-	it := item{gen: s.gen, ev: Event{ID: s.lastSeen, Type: e.Type, Data: e.Data}, silent: e.Data == ""}
+	it := item{gen: s.gen, ev: Event{ID: s.lastSeen, Type: e.Type, Data: e.Data}, silent: e.Data == "", read: s.readAt}
 	s.idle.Stop()
 	defer s.idle.Reset(s.idleTimeout)
 	select {

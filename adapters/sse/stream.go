@@ -30,9 +30,11 @@ type Stream struct {
 
 	// lastSeen is the newest non-empty id the stream gave, or resumed:
 	// the ID of an event that has none of its own; read counts the events
-	// it gave. Watch's goroutine only.
+	// it gave; readAt is when the body last brought data (UnixNano). Watch's
+	// goroutine only.
 	lastSeen string
 	read     int
+	readAt   int64
 }
 
 // newStream returns a stream whose request and dials end with its ctx.
@@ -74,6 +76,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
 		b.s.idle.Reset(b.s.idleTimeout)
+		b.s.readAt = time.Now().UnixNano()
 	}
 	return n, err
 }
