@@ -32,7 +32,11 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 		return nil
 	}
 	c := run(t, srv.url("/feed"), o, false)
-	<-c.done
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still trying after %d handshakes", srv.handshakes.Load())
+	}
 	err := c.stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
