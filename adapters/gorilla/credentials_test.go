@@ -2,7 +2,6 @@ package gorilla_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,11 +17,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // tokenServer accepts a handshake only when its query token is one of
@@ -118,77 +114,12 @@ func TestBeforeConnectRotatesCredentials(t *testing.T) {
 		require.NoError(t, c.stop())
 		select {
 		case err := <-c.readErrs:
-			errs = append(errs, err.Error(), strings.Join(reachableStrings(err), " "))
+			errs = append(errs, err.Error(), fmt.Sprintf("%+v", err))
 		default:
 			t.Error("the Messages loop yielded no error for the closed connection")
 		}
 		shown := strings.Join(append(errs, logs.String(), st.Name), "\n")
 		assert.NotContains(t, shown, "s3cret", "a credential is shown:\n%s", shown)
 		assert.NotContains(t, shown, "expired", "the response body is shown")
-	})
-}
-
-// With BeforeConnect and a server that always says 401, the supervisor
-// keeps retrying at the backoff's pace (no spin); MaxAttempts ends it, and
-// a loop over Messages ends with it.
-func TestBeforeConnect401LoopIsPacedAndEnds(t *testing.T) {
-	srv := refusingServer(t, http.StatusUnauthorized, "")
-	o := testOptions()
-	o.Supervisor.Backoff = backoff.Config{Strategy: backoff.Exponential, Base: 50 * time.Millisecond, Cap: 50 * time.Millisecond}
-	o.Supervisor.MaxAttempts = 5
-	o.BeforeConnect = func(context.Context, *url.URL, http.Header) error { return nil }
-	began := time.Now()
-	c := run(t, srv.url("/feed"), o, false)
-	var iterations int
-	for range gorilla.Messages(context.Background(), c.Supervisor) {
-		if iterations++; iterations > 1000 {
-			break
-		}
-	}
-	took := time.Since(began)
-	<-c.done
-	err := c.stop()
-	t.Logf("5 attempts in %v; the Messages loop ran %d times; %v", took, iterations, err)
-	assert.ErrorIs(t, err, supervisor.ErrFailed)
-	var he *gorilla.HandshakeError
-	require.ErrorAs(t, err, &he)
-	assert.Equal(t, http.StatusUnauthorized, he.StatusCode)
-	assert.Equal(t, int64(5), srv.handshakes.Load(), "retried until MaxAttempts")
-	assert.GreaterOrEqual(t, took, 4*50*time.Millisecond, "each retry waited the backoff")
-	assert.LessOrEqual(t, iterations, 0, "the loop never yielded: no connection came")
-}
-
-// An error from BeforeConnect fails the attempt: retried with the backoff,
-// or, marked Permanent, the end. What it says of a token it set is masked.
-func TestBeforeConnectErrorFailsTheAttempt(t *testing.T) {
-	srv := startServer(t, impls[0], nil)
-	errNoToken := errors.New("token service unavailable")
-	t.Run("retryable", func(t *testing.T) {
-		var calls atomic.Int64
-		o := testOptions()
-		o.BeforeConnect = func(_ context.Context, u *url.URL, h http.Header) error {
-			if calls.Add(1) < 3 {
-				h.Set("Authorization", "Bearer HALF-s3cret")
-				return fmt.Errorf("refresh of HALF-s3cret: %w", errNoToken)
-			}
-			return nil
-		}
-		c := run(t, srv.url("/feed"), o, true)
-		st := testkit.WaitStatus(t, c, 5*time.Second, "the first failure", testkit.InState(health.Backoff))
-		assert.Contains(t, st.Err.Error(), "BeforeConnect: refresh of xxxxx: token service unavailable")
-		assert.NotContains(t, fmt.Sprintf("%+v", st.Err), "s3cret")
-		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		assert.Equal(t, int64(3), calls.Load())
-		require.NoError(t, c.stop())
-	})
-	t.Run("permanent", func(t *testing.T) {
-		o := testOptions()
-		o.BeforeConnect = func(context.Context, *url.URL, http.Header) error { return backoff.Permanent(errNoToken) }
-		c := run(t, srv.url("/feed"), o, true)
-		<-c.done
-		err := c.stop()
-		assert.ErrorIs(t, err, supervisor.ErrFailed)
-		assert.Contains(t, err.Error(), "BeforeConnect: token service unavailable")
-		assert.Equal(t, 1, c.Status().Attempt)
 	})
 }

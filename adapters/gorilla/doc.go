@@ -82,20 +82,23 @@
 // # Errors and credentials
 //
 // Classify turns the transport's errors into the supervisor's classes,
-// the same as adapters/websocket's (both use one table): handshake 401,
-// 403 and 404 and close 1008 (policy violation) are permanent, so the
+// the same as adapters/websocket's (both are built on one core): handshake
+// 401, 403 and 404 and close 1008 (policy violation) are permanent, so the
 // supervisor gives up (Failed); handshake 429 and 503 with Retry-After
 // (seconds or an HTTP date, clamped to MaxHint), and close 1012 (service
 // restart) and 1013 (try again later), lengthen the next wait; everything
 // else, including close 1000, 1001 and 1006, is an ordinary reconnect. A
 // server may say how long in a 1012 or 1013 close reason with
 // "retry-after=N" (seconds); otherwise the wait is at least
-// Options.CloseHint. CloseStatus reads the close code from an error
-// Messages yielded, Status().Err or Run's error.
+// Options.CloseHint. A message over ReadLimit that breaks three
+// connections in a row at the same place ends in Failed too. CloseStatus
+// reads the close code from an error Messages yielded, Status().Err or
+// Run's error.
 //
 // Options.BeforeConnect runs before every attempt and may change the url
-// and the header (a rotating token); with it, a 401 or 403 is retried with
-// the backoff, since the next attempt may carry new credentials.
+// and the header (a rotating token); with it, a 401, a 403 and a close
+// 1008 are retried with the backoff, since the next attempt may carry new
+// credentials.
 //
 // # Replicas
 //

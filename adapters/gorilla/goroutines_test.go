@@ -45,7 +45,7 @@ func TestNoGoroutinePerConnection(t *testing.T) {
 
 // readers counts the goroutines Connect started: the WriteOnly readers.
 func readers() int {
-	return strings.Count(stacks(), "created by github.com/redial-go/redial/adapters/gorilla.(*connector).connectTo")
+	return strings.Count(stacks(), "created by github.com/redial-go/redial/internal/httpcore.(*State).ReadForWriter")
 }
 
 func stacks() string {

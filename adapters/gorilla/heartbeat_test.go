@@ -104,7 +104,7 @@ func TestPongExtendsTheReadDeadline(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
 		srv := startServer(t, im, nil)
 		o := testOptions()
-		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 150*time.Millisecond
+		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 500*time.Millisecond
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
@@ -119,9 +119,9 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
 		srv := startServer(t, im, nil)
 		o := testOptions()
-		o.PingInterval, o.PingTimeout = 40*time.Millisecond, 20*time.Millisecond
+		o.PingInterval, o.PingTimeout = 200*time.Millisecond, 100*time.Millisecond
 		o.Supervisor.OnConnect = func(ctx context.Context, _ *websocket.Conn) error {
-			slow := time.NewTimer(150 * time.Millisecond) // 2.5 times the read deadline
+			slow := time.NewTimer(750 * time.Millisecond) // 2.5 times the read deadline
 			defer slow.Stop()
 			select {
 			case <-slow.C:
@@ -132,7 +132,7 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 		}
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		staysConnected(t, c, 8*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
+		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
 	})
 }
 
@@ -142,8 +142,8 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 // with one shorter (as the defaults, 10s and 5s, are).
 func TestMessagesExtendTheReadDeadline(t *testing.T) {
 	for _, timing := range []struct{ interval, timeout time.Duration }{
-		{20 * time.Millisecond, 150 * time.Millisecond},
-		{100 * time.Millisecond, 40 * time.Millisecond},
+		{100 * time.Millisecond, 600 * time.Millisecond},
+		{400 * time.Millisecond, 200 * time.Millisecond},
 	} {
 		t.Run(fmt.Sprintf("%v+%v", timing.interval, timing.timeout), func(t *testing.T) {
 			messagesExtendTheReadDeadline(t, timing.interval, timing.timeout)
@@ -172,7 +172,7 @@ func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration
 		o.PingInterval, o.PingTimeout = interval, timeout
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		staysConnected(t, c, 8*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
+		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
 	})
 }
 

@@ -2,11 +2,7 @@ package gorilla
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"iter"
-	"net"
-	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -28,7 +24,10 @@ type Message struct {
 // next heartbeat) and yielded once as an error, "gorilla: read: ..."
 // (CloseStatus reads its close code): messages may have been missed.
 // Then the next connection's messages follow, after OnConnect has re-sent
-// the subscriptions.
+// the subscriptions. A message over ReadLimit that breaks three
+// connections in a row at the same place (a server that resends it on
+// every connect) makes the supervisor give up, with an error that names
+// ReadLimit.
 //
 // The read deadline is PingInterval + PingTimeout from when the loop
 // began reading the connection, and every pong and the first message read
@@ -59,74 +58,5 @@ type Message struct {
 // read fails, and keep the pong and close handlers the adapter set (wrap
 // them: conn.PongHandler() returns the adapter's).
 func Messages(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn]) iter.Seq2[Message, error] {
-	return func(yield func(Message, error) bool) {
-		for {
-			conn, err := s.Conn(ctx)
-			if err != nil {
-				return
-			}
-			if !readAll(ctx, s, conn, yield) {
-				return
-			}
-		}
-	}
-}
-
-// readAll yields conn's messages until a read fails, and reports whether
-// the loop goes on to the next connection.
-func readAll(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn], conn *websocket.Conn, yield func(Message, error) bool) bool {
-	st := stateOf(conn)
-	if st == nil {
-		return true // closed a moment ago: the supervisor no longer hands it out
-	}
-	if !st.readers.CompareAndSwap(0, 1) {
-		yield(Message{}, fmt.Errorf("gorilla: read: %w", ErrReaderBusy))
-		return false
-	}
-	defer st.readers.Store(0)
-	stop := context.AfterFunc(ctx, func() {
-		st.fail(nil)
-		_ = conn.Close() // ends the read in progress
-	})
-	defer stop()
-	// The deadline the handshake set may have passed while OnConnect ran
-	// and nothing read: it counts from now, as the heartbeat (which began
-	// with Connected) does.
-	_ = conn.SetReadDeadline(time.Now().Add(st.within))
-	for {
-		typ, data, err := conn.ReadMessage()
-		if err != nil {
-			st.endRead()
-			if st.leaving.Load() {
-				return true // Close said goodbye: no failure; s.Conn says the supervisor stopped
-			}
-			err = safeWith(st.secrets, st.readFailure(err))
-			s.Invalidate(conn, err)
-			if ctx.Err() != nil {
-				return false // the program ended the loop
-			}
-			return yield(Message{}, fmt.Errorf("gorilla: read: %w", err))
-		}
-		if st.ask.Load() { // the heartbeat pinged: tell it the peer is alive
-			st.ask.Store(false)
-			st.heardFrom(conn, time.Now())
-		}
-		if !yield(Message{Type: typ, Data: data}, nil) {
-			return false
-		}
-	}
-}
-
-// readFailure says why a read of the connection failed: the heartbeat's
-// error when the heartbeat found it dead (and Close dropped it), an
-// ErrHeartbeat when the read deadline passed, else err.
-func (st *connState) readFailure(err error) error {
-	if why := st.why.Load(); why != nil {
-		return *why
-	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return fmt.Errorf("%w: nothing heard from the peer within %v: %w", ErrHeartbeat, st.within, err)
-	}
-	return err
+	return reader.Messages(ctx, s)
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // sendingServer writes msgs[n] on its n-th connection (counted from 1),
@@ -46,94 +45,6 @@ func sendingServer(t *testing.T, im impl, msgs map[int64][]string, closes map[in
 	})
 }
 
-// The messages of one connection, the read error once, then the next
-// connection's messages, in order.
-func TestMessagesInOrderAcrossServerClose(t *testing.T) {
-	eachImpl(t, func(t *testing.T, im impl) {
-		srv := sendingServer(t, im, map[int64][]string{1: {"1", "2", "3"}, 2: {"4", "5", "6"}}, map[int64]int{1: websocket.CloseGoingAway})
-		c := run(t, srv.url("/feed"), testOptions(), false)
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-
-		var got []string
-		var errs []error
-		for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
-			if err != nil {
-				got = append(got, "error")
-				if errs = append(errs, err); len(errs) > 1 {
-					break // once is the rule
-				}
-				continue
-			}
-			assert.Equal(t, websocket.TextMessage, msg.Type)
-			if got = append(got, string(msg.Data)); len(got) == 7 {
-				break
-			}
-		}
-		assert.Equal(t, []string{"1", "2", "3", "error", "4", "5", "6"}, got)
-		require.Len(t, errs, 1, "the read error is yielded once")
-		assert.True(t, strings.HasPrefix(errs[0].Error(), "gorilla: read: "), "%v", errs[0])
-		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(errs[0]), "%v", errs[0])
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State)
-		assert.Equal(t, uint64(2), st.Connects)
-		assert.Equal(t, websocket.CloseGoingAway, gorilla.CloseStatus(st.Err), "Classify saw the close status: %v", st.Err)
-		require.NoError(t, c.stop())
-	})
-}
-
-// A handshake answered 401 fails the supervisor: a loop over Messages
-// ends, within a second, without spinning.
-func TestMessagesEndsAfterFailed(t *testing.T) {
-	srv := refusingServer(t, http.StatusUnauthorized, "")
-	began := time.Now()
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	var iterations, errs int
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for _, err := range gorilla.Messages(context.Background(), c.Supervisor) {
-			iterations++
-			if err != nil {
-				errs++
-			}
-			if iterations > 1000 { // spinning: end it so that the test can say so
-				return
-			}
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
-		t.Fatal("the Messages loop still runs a second after the 401")
-	}
-	took := time.Since(began)
-	t.Logf("loop ended after %v: %d iterations, %d errors", took, iterations, errs)
-	assert.Less(t, took, time.Second)
-	assert.LessOrEqual(t, iterations, 1, "the loop spun")
-	assert.LessOrEqual(t, errs, 1)
-	select {
-	case <-c.Done():
-	case <-time.After(time.Second):
-		t.Fatal("Run did not return after the 401")
-	}
-	assert.ErrorIs(t, c.Err(), supervisor.ErrFailed)
-	assert.Equal(t, int64(1), srv.handshakes.Load())
-}
-
-// Once the supervisor stopped, a loop over Messages ends at once.
-func TestMessagesEndsAfterStopped(t *testing.T) {
-	srv := startServer(t, impls[0], nil)
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	require.NoError(t, c.stop())
-	n := 0
-	for range gorilla.Messages(context.Background(), c.Supervisor) {
-		n++
-	}
-	assert.Zero(t, n)
-}
-
 // The supervisor stopping while a loop reads: its close ends the read, and
 // the loop ends without an error.
 func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {
@@ -148,50 +59,6 @@ func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {
 		default:
 		}
 	})
-}
-
-// A break leaves the connection alone: the next loop reads on from it.
-func TestMessagesBreakLeavesTheConnection(t *testing.T) {
-	srv := sendingServer(t, impls[0], map[int64][]string{1: {"1", "2"}}, nil)
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	first, err := c.Conn(ctx)
-	require.NoError(t, err)
-	var got []string
-	for range 2 {
-		for msg, err := range gorilla.Messages(ctx, c.Supervisor) {
-			require.NoError(t, err)
-			got = append(got, string(msg.Data))
-			break
-		}
-	}
-	assert.Equal(t, []string{"1", "2"}, got)
-	now, err := c.Conn(ctx)
-	require.NoError(t, err)
-	assert.Same(t, first, now, "the same connection")
-	st := c.Status()
-	assert.Equal(t, health.Connected, st.State)
-	assert.Equal(t, uint64(1), st.Connects)
-	require.NoError(t, c.stop())
-}
-
-// A ctx that ends during a read ends the loop without an error; the read
-// ended by closing the connection (gorilla's reads take no ctx), so the
-// supervisor replaces it.
-func TestMessagesCtxEndsTheLoop(t *testing.T) {
-	srv := startServer(t, impls[0], nil)
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	n := 0
-	for range gorilla.Messages(ctx, c.Supervisor) {
-		n++
-	}
-	assert.Zero(t, n, "nothing was sent, and the ctx's end is no error")
-	testkit.WaitStatus(t, c, 5*time.Second, "a new connection", connected(2))
-	require.NoError(t, c.stop())
 }
 
 // gorilla/websocket allows one reader: a second loop over the same

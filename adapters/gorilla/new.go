@@ -1,49 +1,28 @@
 package gorilla
 
 import (
+	"slices"
+
 	"github.com/gorilla/websocket"
 
-	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// New returns a Supervisor for the WebSocket at url, ready to Run: it
-// dials url (ws:// or wss://) with gorilla/websocket's Dialer, runs
-// o.Supervisor.OnConnect after every connect, watches the connection with
-// a ping heartbeat, and classifies errors as Classify says, with o's
-// CloseHint spread over [CloseHint, 1.5*CloseHint) and 401 and 403
-// retried when o.BeforeConnect is set.
-//
-// Credentials in url (a user name and password, sent as Basic
-// authorization unless Header has an Authorization; every query value but
-// those of o.PublicQuery) are sent to the server but never appear in an
-// error, a log line or a Status; nor do Header's values or those
-// BeforeConnect sets. A '?', '#', '/' or '@' in a password must be
-// escaped.
-//
-// The defaults of o: Header none, PublicQuery none, Subprotocols none,
-// TLSConfig Go's, EnableCompression false, ReadLimit 1 MiB, PingInterval
-// 10s, PingTimeout 5s (a silent peer is found within 15s), CloseTimeout 1s,
-// CloseHint 5s, WriteOnly false (the program reads, see Messages),
-// BeforeConnect none, Replicas none; the supervisor's own (Backoff
-// Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 10s, FailoverSpread Base/2, MaxAttempts 0,
-// MaxHint 5 minutes, no Budget, no Classify but this package's, no Logger,
-// no OnConnect), and Name the redacted url. Proxies come from the
-// environment (HTTPS_PROXY, NO_PROXY), as with net/http. New copies o.
-//
-// A bad url or option is one error, wrapping supervisor.ErrInvalidOptions,
-// that names it: `gorilla: PingInterval -1s: negative`,
-// `gorilla: url: empty`, `gorilla: Supervisor.ConnectTimeout -1s:
-// negative`. It never holds url's credentials.
+// New returns a Supervisor for the WebSocket at url (ws:// or wss://),
+// ready to Run: adapters/websocket's New over gorilla/websocket's Dialer,
+// with the same defaults (EnableCompression false), classes, secrets and
+// bad-option errors (`gorilla: PingInterval -1s: negative`). The url's
+// user name and password are sent as Basic authorization unless Header
+// has an Authorization (gorilla's Dialer refuses them in the url).
+// Proxies come from the environment, as with net/http. New copies o.
 func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
-	c, err := newConnector(url, o)
-	if err != nil {
-		return nil, err
+	cfg := httpcore.Config{
+		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,
+		TLS: o.TLS, ReadLimit: o.ReadLimit, PingInterval: o.PingInterval, PingTimeout: o.PingTimeout,
+		CloseTimeout: o.CloseTimeout, CloseHint: o.CloseHint, WriteOnly: o.WriteOnly,
 	}
-	sp := adapt.Spec{Pkg: "gorilla", Name: c.set.URLs[0].Shown, Classify: c.classify}
-	if len(c.set.URLs) > 1 {
-		return adapt.New[*websocket.Conn](sp, replicas{c}, o.Supervisor)
-	}
-	return adapt.New(sp, c, o.Supervisor)
+	return httpcore.New(spec, cfg, o.Supervisor, func(c *httpcore.Core) (httpcore.Library[*websocket.Conn], error) {
+		return &library{Core: c, subprotocols: slices.Clone(o.Subprotocols), compression: o.EnableCompression}, nil
+	})
 }

@@ -3,164 +3,86 @@ package gorilla
 import (
 	"context"
 	"crypto/tls"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"time"
 
 	"github.com/gorilla/websocket"
 
-	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // Defaults of Options. With them a silent peer is found within 15s
 // (PingInterval + PingTimeout).
 const (
-	DefaultReadLimit    = 1 << 20 // 1 MiB per message
-	DefaultPingInterval = 10 * time.Second
-	DefaultPingTimeout  = 5 * time.Second
-	DefaultCloseHint    = 5 * time.Second
-	DefaultCloseTimeout = time.Second
+	DefaultReadLimit    = httpcore.DefaultReadLimit // 1 MiB per message
+	DefaultPingInterval = httpcore.DefaultPingInterval
+	DefaultPingTimeout  = httpcore.DefaultPingTimeout
+	DefaultCloseHint    = httpcore.DefaultCloseHint
+	DefaultCloseTimeout = httpcore.DefaultCloseTimeout
 )
 
 // MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
 // CloseHint accepted: more than a day is a mistake in a unit.
-const MaxDuration = 24 * time.Hour
+const MaxDuration = httpcore.MaxDuration
 
-// Options configures the Supervisor that New returns. The zero value of
-// every field means its documented default; New copies it (Header,
-// Replicas, PublicQuery, Subprotocols and TLSConfig included), so changing
-// it afterwards changes nothing.
+// Options configures the Supervisor that New returns: the options of
+// adapters/websocket (one core serves both), but EnableCompression for
+// CompressionMode; each field's zero value means its documented default.
+// New copies it (Header, Replicas, PublicQuery, Subprotocols and TLS
+// included), so changing it afterwards changes nothing.
 type Options struct {
-	// Header is sent with every handshake (Authorization, Origin, ...).
-	// Its values never appear in an error, a log line or a Status: the
-	// program set them, so they may be credentials. The headers the
-	// handshake sets itself (Upgrade, Connection, Sec-WebSocket-Key,
-	// Sec-WebSocket-Version, Sec-WebSocket-Extensions, and
-	// Sec-WebSocket-Protocol when Subprotocols is set) are refused.
+	// Header is sent with every handshake; its values and their
+	// name=value parts are masked wherever they appear. The headers the
+	// handshake sets itself (Upgrade, Connection, Sec-WebSocket-*) are
+	// refused.
 	Header http.Header
-	// BeforeConnect, if set, is called before every attempt with copies
-	// of the url and the header that attempt will use; it may change them
-	// (a rotating token in the query or in Authorization). The values it
-	// sets are masked in that attempt's and that connection's errors like
-	// the url's and Header's. An error from it fails the attempt: retried
-	// with the backoff, unless it is backoff.Permanent. With BeforeConnect
-	// set, a handshake answered 401 or 403 is retried with the backoff
-	// too, since the next attempt may carry new credentials; without it,
-	// that answer is permanent.
+	// BeforeConnect, if set, may change copies of the url and Header
+	// before every attempt (a rotating token); what its last 16 calls set
+	// is masked. With it, 401, 403 and close 1008 are retried with the
+	// backoff rather than final. See websocket.Options.BeforeConnect.
 	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
-	// Replicas are more URLs of the same service (replicas behind no load
-	// balancer). The supervisor tries url first; after a failed attempt or
-	// a lost connection it goes to the next replica at once (within the
-	// supervisor's FailoverSpread), and backs off only when every one
-	// failed. Status.Endpoint says which is in use. Each is checked and
-	// masked like url; with BeforeConnect, the hook gets the replica's.
+	// Replicas are more URLs of the same service, tried in turn after a
+	// failure, the backoff once per round; each is masked like url.
 	Replicas []string
-	// PublicQuery names the query keys of the url and Replicas whose values may be
-	// shown (in the default Name, errors, logs, probes and metrics). Every
-	// other query value is masked wherever it appears, whatever its key's
-	// name: ?jwt=..., ?ticket=..., ?sid=... are not guessed at.
+	// PublicQuery names the query keys whose values may be shown; every
+	// other query value is masked, whatever its key's name.
 	PublicQuery []string
 	// Subprotocols are offered in the handshake.
 	Subprotocols []string
-	// TLSConfig is used for wss:// URLs; nil means Go's defaults.
-	TLSConfig *tls.Config
-	// EnableCompression offers permessage-deflate (RFC 7692) in the
-	// handshake, in gorilla/websocket's only mode: no context takeover.
-	// It is used only when the server accepts it; otherwise messages flow
-	// uncompressed. Off by default, as in gorilla/websocket.
+	// TLS is used for wss:// URLs; nil means Go's defaults.
+	TLS *tls.Config
+	// EnableCompression offers permessage-deflate in gorilla/websocket's
+	// only mode, no context takeover; off by default.
 	EnableCompression bool
 
-	// ReadLimit is the largest message, in bytes, that a read accepts; 0
-	// means 1 MiB. A larger message fails the read (websocket.ErrReadLimit;
-	// gorilla/websocket tells the server with 1009), the connection is
-	// dropped and the supervisor reconnects: memory stays bounded whatever
-	// the server sends.
+	// ReadLimit is the largest message, in bytes; 0 means 1 MiB. A larger
+	// one fails the read (websocket.ErrReadLimit, 1009 to the server) and
+	// the supervisor reconnects; one that breaks three connections in a
+	// row at the same place makes it give up.
 	ReadLimit int64
 	// PingInterval is the time between heartbeat pings; 0 means 10s.
 	PingInterval time.Duration
 	// PingTimeout is how long a ping waits for its pong; 0 means 5s. A
-	// silent peer is found within PingInterval + PingTimeout: by the
-	// heartbeat, and by the reader, whose read deadline is that far after
+	// silent peer is found within PingInterval + PingTimeout, by the
+	// heartbeat and by the reader, whose read deadline is that far after
 	// the last pong or message.
 	PingTimeout time.Duration
-	// CloseTimeout bounds the close when the supervisor stops: the close
-	// frame (1000) must be written within it, and a reader of this package
-	// (Messages, WriteOnly) waits at most that long for the server's
-	// answer before the connection is dropped; 0 means 1s. A connection
-	// known to be broken (a failed heartbeat or read) is dropped at once.
+	// CloseTimeout bounds the goodbye when the supervisor stops: the close
+	// frame (1000) is written within it, and a reader of this package
+	// waits at most that long for the answer; 0 means 1s.
 	CloseTimeout time.Duration
-	// CloseHint is the least wait after the server closed with 1012 (service
-	// restart) or 1013 (try again later) without saying how long; 0 means
-	// 5s. The wait is drawn from [CloseHint, 1.5*CloseHint) so that a fleet
-	// sent away at one instant does not come back in one wave.
+	// CloseHint is the least wait after a close 1012 or 1013 that names
+	// none, spread over [CloseHint, 1.5*CloseHint); 0 means 5s.
 	CloseHint time.Duration
-	// WriteOnly says the program never reads messages. The adapter then
-	// reads for it, on one goroutine per connection, so that pongs, pings
-	// and close frames are handled; a data message from the server ends
-	// the connection (ErrUnexpectedData), and OnConnect must not read.
-	// Without WriteOnly the program must keep reading (see Messages), or
-	// the heartbeat fails and the connection is replaced.
+	// WriteOnly says the program never reads: the adapter reads for it, on
+	// one goroutine per connection, and a data message from the server
+	// ends the connection (ErrUnexpectedData).
 	WriteOnly bool
 
 	// Supervisor configures the supervisor New returns; see supervisor.New
 	// for its defaults. An empty Name becomes the URL, redacted. Its
 	// Classify, if set, runs after this package's Classify.
 	Supervisor supervisor.Options[*websocket.Conn]
-}
-
-// handshakeHeaders are the headers gorilla/websocket's Dialer sets itself
-// and refuses in the request header.
-var handshakeHeaders = []string{"Upgrade", "Connection", "Sec-Websocket-Key", "Sec-Websocket-Version", "Sec-Websocket-Extensions"}
-
-// validate checks every field but Supervisor (adapt.New checks those) and
-// fills in the defaults. Its error is the first bad field's.
-func (o *Options) validate() error {
-	if o.ReadLimit < 0 {
-		return opterr.New("gorilla", "ReadLimit", o.ReadLimit, "negative")
-	}
-	for _, k := range slices.Sorted(maps.Keys(o.Header)) { // the first bad one, always the same
-		ck := http.CanonicalHeaderKey(k)
-		for _, h := range handshakeHeaders {
-			if ck == h {
-				return opterr.New("gorilla", "Header", ck, "set by the handshake")
-			}
-		}
-		if ck == "Sec-Websocket-Protocol" && len(o.Subprotocols) > 0 {
-			return opterr.New("gorilla", "Header", ck, "set by the handshake from Subprotocols")
-		}
-	}
-	for _, f := range []struct {
-		name string
-		d    time.Duration
-	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}, {"CloseTimeout", o.CloseTimeout}, {"CloseHint", o.CloseHint}} {
-		if err := opterr.Duration("gorilla", f.name, f.d, MaxDuration); err != nil {
-			return err
-		}
-	}
-	if o.ReadLimit == 0 {
-		o.ReadLimit = DefaultReadLimit
-	}
-	if o.PingInterval == 0 {
-		o.PingInterval = DefaultPingInterval
-	}
-	if o.PingTimeout == 0 {
-		o.PingTimeout = DefaultPingTimeout
-	}
-	if o.CloseTimeout == 0 {
-		o.CloseTimeout = DefaultCloseTimeout
-	}
-	if o.CloseHint == 0 {
-		o.CloseHint = DefaultCloseHint
-	}
-	o.Header = o.Header.Clone()
-	o.Subprotocols = append([]string(nil), o.Subprotocols...)
-	o.PublicQuery = append([]string(nil), o.PublicQuery...)
-	o.Replicas = append([]string(nil), o.Replicas...)
-	if o.TLSConfig != nil {
-		o.TLSConfig = o.TLSConfig.Clone()
-	}
-	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // hugeFrameServer completes the handshake by hand, then streams one binary
@@ -174,4 +175,25 @@ func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	took := time.Since(began)
 	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+500*time.Millisecond)
+}
+
+// A message over ReadLimit that the server sends again on every connect
+// breaks three connections at the same place; then the supervisor gives
+// up with an error that names ReadLimit, instead of reconnecting forever.
+func TestPoisonMessageEndsTheFeed(t *testing.T) {
+	srv, _ := hugeFrameServer(t, -1)
+	o := testOptions()
+	o.ReadLimit = 4 << 10
+	c := run(t, srv.url("/feed"), o, true)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still reconnecting after %d handshakes", srv.handshakes.Load())
+	}
+	err := c.stop()
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.ErrorIs(t, err, websocket.ErrReadLimit)
+	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
+	assert.Len(t, c.readErrs, 3, "each break yielded once")
+	assert.Equal(t, int64(3), srv.handshakes.Load())
 }

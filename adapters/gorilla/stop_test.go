@@ -139,8 +139,8 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 	assert.Less(t, took, o.CloseTimeout+300*time.Millisecond)
 }
 
-// wss:// with Options.TLSConfig trusting the test server's certificate.
-func TestWSSUsesTLSConfig(t *testing.T) {
+// wss:// with Options.TLS trusting the test server's certificate.
+func TestWSSUsesTLS(t *testing.T) {
 	subs := make(chan string, 1)
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := upgrader.Upgrade(w, r, nil)
@@ -161,14 +161,14 @@ func TestWSSUsesTLSConfig(t *testing.T) {
 	pool.AddCert(ts.Certificate())
 	url := "wss" + strings.TrimPrefix(ts.URL, "https") + "/feed"
 	o := testOptions()
-	o.TLSConfig = &tls.Config{RootCAs: pool}
+	o.TLS = &tls.Config{RootCAs: pool}
 	subscribeOnConnect(&o)
 	c := run(t, url, o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Equal(t, "subscribe prices", <-subs)
 	require.NoError(t, c.stop())
 
-	o.TLSConfig = nil // Go's defaults do not trust the test certificate
+	o.TLS = nil // Go's defaults do not trust the test certificate
 	c = run(t, url, o, true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 	assert.Contains(t, st.Err.Error(), "certificate")

@@ -3,8 +3,8 @@
 //
 // New(url, Options) returns a *Client: a supervisor over a streaming HTTP
 // GET (Accept: text/event-stream) whose events, parsed by
-// github.com/tmaxmax/go-sse, the program reads with Events. It offers the
-// supervisor's Run, Status, Subscribe, Done, Err and Name:
+// github.com/tmaxmax/go-sse, the program reads with Events. It embeds the
+// *supervisor.Supervisor: Run, Status, Subscribe, Done, Err, Name:
 //
 //	feed, err := sse.New("https://feed.example/prices?token=...", sse.Options{})
 //	...
@@ -35,8 +35,11 @@
 // goroutine is added per stream. It hands each event to the Events loop
 // through the bounded buffer and stops reading while the buffer is full,
 // so memory stays bounded and a slow program holds the server back
-// rather than losing events. An event larger than MaxEventSize (1 MiB)
-// breaks the stream (ErrEventTooLarge).
+// rather than losing events. An event larger than ReadLimit (1 MiB)
+// breaks the stream (ErrEventTooLarge); one that breaks three streams in a
+// row at the same place (an event the server keeps in its history, so
+// that every stream resumes just before it) ends the Client (Failed), with
+// an error that names ReadLimit.
 //
 // A stream silent, not even a keep-alive comment, for longer than
 // IdleTimeout (15s by default) is treated as broken and replaced
@@ -59,7 +62,7 @@
 // Options.BeforeConnect set, a 401 or 403 is retried with the backoff: the
 // hook runs before every attempt and may bring new credentials (a rotating
 // token in the url or the header). Every other answer, and every network
-// failure, is an ordinary reconnect. ResponseError carries the status.
+// failure, is an ordinary reconnect. HandshakeError carries the status.
 //
 // # Replicas
 //
@@ -74,8 +77,9 @@
 // A bad url or option is one error wrapping supervisor.ErrInvalidOptions,
 // such as `sse: IdleTimeout -1s: negative`. No error, log line, Status or
 // probe body holds the url's user name and password, any query value but
-// those of Options.PublicQuery, or the values of Options.Header or of
-// BeforeConnect, even where the server echoes them: a refused request's
-// body is never read, an unexpected Content-Type is shown with them
-// masked, and event data never goes in an error.
+// those of Options.PublicQuery, or the values of Options.Header (each
+// name=value part of them included) or of BeforeConnect's last 16 calls,
+// even where the server echoes them, also after Run returned: a refused
+// request's body is never read, an unexpected Content-Type is shown with
+// them masked, and event data never goes in an error.
 package sse

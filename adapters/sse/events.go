@@ -53,7 +53,7 @@ func (c *Client) Events(ctx context.Context) iter.Seq2[Event, error] {
 				case <-f.wake:
 				case <-ctx.Done():
 					return
-				case <-c.sup.Done():
+				case <-c.Done():
 					if err := f.owed(); err != nil {
 						yield(Event{}, err)
 					}

@@ -3,6 +3,7 @@ package sse_test
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func TestEventFields(t *testing.T) {
 	require.NoError(t, c.stop())
 }
 
-// TestEventTooLargeBreaksTheStream: an event over MaxEventSize breaks the
+// TestEventTooLargeBreaksTheStream: an event over ReadLimit breaks the
 // stream; the ones before it are delivered.
 func TestEventTooLargeBreaksTheStream(t *testing.T) {
 	delivered := make(chan struct{})
@@ -140,7 +141,7 @@ func TestEventTooLargeBreaksTheStream(t *testing.T) {
 		<-r.Context().Done()
 	})
 	o := testOptions()
-	o.MaxEventSize = 1024
+	o.ReadLimit = 1024
 	first := true
 	c := start(t, srv.URL+"/events", o, func(got) {
 		if first {
@@ -152,6 +153,42 @@ func TestEventTooLargeBreaksTheStream(t *testing.T) {
 	assert.Equal(t, "small", g.ev.Data)
 	g = c.next(t, 5*time.Second)
 	assert.ErrorIs(t, g.err, sse.ErrEventTooLarge)
-	assert.EqualError(t, g.err, "sse: read: event larger than MaxEventSize (1024 bytes)")
+	assert.EqualError(t, g.err, "sse: read: event larger than ReadLimit (1024 bytes)")
 	require.NoError(t, c.stop())
+}
+
+// Issue 19, defect 9: an event over ReadLimit that the server keeps in
+// its history: each stream resumes just before it and breaks on it again.
+// After three such breaks in a row the Client gives up, with an error that
+// names ReadLimit, instead of reconnecting forever.
+func TestPoisonEventInTheHistoryEndsTheClient(t *testing.T) {
+	history := []string{"1", "2", "3", strings.Repeat("x", 2048), "5"}
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		from, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
+		stream(w)
+		for i := from; i < len(history); i++ {
+			send(w, strconv.Itoa(i+1), history[i])
+		}
+		<-r.Context().Done()
+	})
+	o := testOptions()
+	o.ReadLimit = 1024
+	c := start(t, srv.URL+"/events", o, nil)
+	var events, errs []string
+	for _, g := range c.loopEnds(t, 10*time.Second) {
+		if g.err != nil {
+			errs = append(errs, g.err.Error())
+			continue
+		}
+		events = append(events, g.ev.Data)
+	}
+	assert.Equal(t, []string{"1", "2", "3"}, events)
+	require.NotEmpty(t, errs)
+	assert.LessOrEqual(t, len(errs), 3, "each break once at most")
+	assert.Contains(t, errs[len(errs)-1], "giving up")
+	err := c.stop()
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.ErrorIs(t, err, sse.ErrEventTooLarge)
+	assert.Contains(t, err.Error(), "an event over ReadLimit (1024 bytes) broke 3 connections in a row at the same place: giving up")
+	assert.Equal(t, 3, srv.count(), "each stream resumed before it (how far depends on what the program took) and broke on it")
 }

@@ -34,7 +34,8 @@ type feed struct {
 type item struct {
 	gen    uint64
 	ev     Event
-	silent bool // no data: not delivered, but its id is the position once taken
+	silent bool  // no data: not delivered, but its id is the position once taken
+	read   int64 // UnixNano of the body read that brought it: its age, once lag is measured
 }
 
 // newFeed returns a feed of buffer events that resumes from lastID.
@@ -54,7 +55,7 @@ func (f *feed) position() (lastID string, gen uint64) {
 // taken is dropped, and owes lost, a failed read, to the program unless a
 // break is owed already. It is called when Watch ends and when s is
 // closed; the second call changes nothing.
-func (f *feed) fence(s *stream, lost error) {
+func (f *feed) fence(s *Stream, lost error) {
 	f.mu.Lock()
 	if f.gen == s.gen {
 		f.gen++
@@ -86,11 +87,12 @@ func (f *feed) fence(s *stream, lost error) {
 // delivered, as EventSource does not dispatch one, but it goes through
 // the buffer all the same: its id becomes the position when the program
 // has taken everything before it.
-func (f *feed) deliver(ctx context.Context, s *stream, e gosse.Event) {
+func (f *feed) deliver(ctx context.Context, s *Stream, e gosse.Event) {
+	s.read++
 	if e.LastEventID != "" {
 		s.lastSeen = e.LastEventID
 	}
-	it := item{gen: s.gen, ev: Event{ID: s.lastSeen, Type: e.Type, Data: e.Data}, silent: e.Data == ""}
+	it := item{gen: s.gen, ev: Event{ID: s.lastSeen, Type: e.Type, Data: e.Data}, silent: e.Data == "", read: s.readAt}
 	s.idle.Stop()
 	defer s.idle.Reset(s.idleTimeout)
 	select {

@@ -34,7 +34,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"no host", "http:///events", nil, `sse: url "http:///events": no host`},
 		{"negative IdleTimeout", ok, func(o *sse.Options) { o.IdleTimeout = -time.Second }, `sse: IdleTimeout -1s: negative`},
 		{"absurd IdleTimeout", ok, func(o *sse.Options) { o.IdleTimeout = 25 * time.Hour }, `sse: IdleTimeout 25h0m0s: longer than 24h0m0s`},
-		{"negative MaxEventSize", ok, func(o *sse.Options) { o.MaxEventSize = -1 }, `sse: MaxEventSize -1: negative`},
+		{"negative ReadLimit", ok, func(o *sse.Options) { o.ReadLimit = -1 }, `sse: ReadLimit -1: negative`},
 		{"negative Buffer", ok, func(o *sse.Options) { o.Buffer = -2 }, `sse: Buffer -2: negative`},
 		{"LastEventID with a line break", ok, func(o *sse.Options) { o.LastEventID = "7\r\nX-Evil: 1" }, `sse: LastEventID "7\r\nX-Evil: 1": contains a NUL, CR or LF`},
 		{"negative MaxAttempts", ok, func(o *sse.Options) { o.Supervisor.MaxAttempts = -1 }, `sse: Supervisor.MaxAttempts -1: negative`},

@@ -10,10 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // TestKilledReplicaFailsOverAndResumes: three replicas of one service
@@ -73,23 +71,4 @@ func TestKilledReplicaFailsOverAndResumes(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Equal(t, []string{"", "10"}, resumes, "the replica resumes after the last event delivered")
-}
-
-func TestReplicasAreCheckedAndMasked(t *testing.T) {
-	_, err := sse.New("http://a/events", sse.Options{Replicas: []string{"http://b/events", "ws://c/events?token=SECRET123"}})
-	assert.EqualError(t, err, `sse: Replicas[1] "ws://c/events?token=xxxxx": scheme "ws" is not http or https`)
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-
-	// A replica's token is masked in errors like url's, and the error
-	// names the endpoint that failed.
-	o := testOptions()
-	o.Replicas = []string{"http://" + testkit.ClosedAddr(t) + "/events?token=SECRET123"}
-	c := start(t, "http://"+testkit.ClosedAddr(t)+"/events", o, nil)
-	st := testkit.WaitStatus(t, c, 5*time.Second, "an attempt on the replica", func(st health.Status) bool {
-		return st.Attempt == 2 && st.State == health.Backoff
-	})
-	assert.NotContains(t, st.Err.Error(), "SECRET123")
-	assert.NotContains(t, st.Endpoint, "SECRET123")
-	assert.Contains(t, st.Err.Error(), `get "`+st.Endpoint+`"`, "with replicas an error names its endpoint")
-	assert.Contains(t, st.Endpoint, "token=xxxxx")
 }

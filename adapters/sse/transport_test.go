@@ -32,8 +32,8 @@ func TestHeadersNeverSentEndsAtConnectTimeout(t *testing.T) {
 	assert.GreaterOrEqual(t, srv.count(), 2)
 }
 
-// TestHTTPSUsesTLSConfig: an https url is reached with Options.TLSConfig.
-func TestHTTPSUsesTLSConfig(t *testing.T) {
+// TestHTTPSUsesTLS: an https url is reached with Options.TLS.
+func TestHTTPSUsesTLS(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		stream(w)
 		send(w, "1", "secure")
@@ -45,7 +45,7 @@ func TestHTTPSUsesTLSConfig(t *testing.T) {
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
 	o := testOptions()
-	o.TLSConfig = &tls.Config{RootCAs: roots}
+	o.TLS = &tls.Config{RootCAs: roots}
 	c := start(t, srv.URL+"/events", o, nil)
 	assert.Equal(t, "secure", c.next(t, 5*time.Second).ev.Data)
 	require.NoError(t, c.stop())

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
+	"strconv"
 	"time"
 
 	gosse "github.com/tmaxmax/go-sse"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/redact"
 )
 
@@ -19,22 +22,24 @@ import (
 // stream with go-sse and hands each event to the program's Events loop
 // through the bounded buffer, waiting while the buffer is full. It returns
 // when the stream breaks (the server ended it, the network failed, the
-// stream stayed silent for IdleTimeout, an event exceeded MaxEventSize),
+// stream stayed silent for IdleTimeout, an event exceeded ReadLimit),
 // with the server's last `retry:` as a backoff.RetryAfter hint, or when
 // ctx ends (the supervisor stops). The events read but not yet taken by
 // the program are then dropped, and a break is owed to the program as one
 // error (see Events).
-func (c *connector) Watch(ctx context.Context, s *stream) error {
-	err := c.read(ctx, s)
+func (l *library) Watch(ctx context.Context, s *Stream, _ *httpcore.State) error {
+	err := l.read(ctx, s)
 	if ctx.Err() != nil {
-		c.feed.fence(s, nil)
+		l.feed.fence(s, nil)
 		return ctx.Err()
 	}
-	c.feed.fence(s, fmt.Errorf("sse: %w", err))
+	l.feed.fence(s, fmt.Errorf("sse: %w", err))
 	return err
 }
 
-// read parses s's body until it fails, and returns why, made safe.
+// read parses s's body until it fails, and returns why, made safe: an
+// event over ReadLimit at the same place as the last PoisonBreaks-1 breaks
+// is final (see httpcore.Core.OverLimit).
 //
 // go-sse parses a stream it holds only through a Connection, the one API
 // of it that reports the `retry:` field (sse.Read drops it): the
@@ -42,7 +47,7 @@ func (c *connector) Watch(ctx context.Context, s *stream) error {
 // once, and asked to retry once, so that its OnRetry reports the wait
 // the server asked for, which ends it. Its own backoff is neutralized: a
 // 1ns base (no `retry:` rounds to no hint) and the least jitter.
-func (c *connector) read(ctx context.Context, s *stream) error {
+func (l *library) read(ctx context.Context, s *Stream) error {
 	stop := context.AfterFunc(ctx, func() { s.cancel(errClosed) })
 	defer stop()
 	cctx, over := context.WithCancel(context.Background())
@@ -65,8 +70,8 @@ func (c *connector) read(ctx context.Context, s *stream) error {
 		return err // a constant url: never
 	}
 	conn := client.NewConnection(req)
-	conn.Buffer(nil, c.o.MaxEventSize)
-	conn.SubscribeToAll(func(e gosse.Event) { c.feed.deliver(ctx, s, e) })
+	conn.Buffer(nil, int(min(l.ReadLimit, math.MaxInt)))
+	conn.SubscribeToAll(func(e gosse.Event) { l.feed.deliver(ctx, s, e) })
 	if err := conn.Connect(); lost == nil {
 		lost = err
 	}
@@ -74,26 +79,28 @@ func (c *connector) read(ctx context.Context, s *stream) error {
 	if errors.As(lost, &ce) {
 		lost = ce.Err // without the request
 	}
-	err = c.lossError(s, lost)
+	err = l.lossError(s, lost)
 	if d := retry.Round(time.Millisecond); d > 0 {
 		err = backoff.RetryAfter(err, d)
 	}
 	return err
 }
 
-// lossError says why s broke, with s's secrets masked and only safe parts
-// of err's chain.
-func (c *connector) lossError(s *stream, err error) error {
+// lossError says why s broke, masked, with only safe parts of err's chain.
+func (l *library) lossError(s *Stream, err error) error {
 	cause := context.Cause(s.ctx)
 	var text string
 	var keep []error
 	switch {
 	case errors.Is(cause, ErrIdleTimeout):
-		text = fmt.Sprintf("read: %v (%v): the path or the server is dead", ErrIdleTimeout, c.o.IdleTimeout)
+		text = fmt.Sprintf("read: %v (%v): the path or the server is dead", ErrIdleTimeout, l.IdleTimeout)
 		keep = []error{ErrIdleTimeout}
 	case errors.Is(err, bufio.ErrTooLong):
-		text = fmt.Sprintf("read: %v (%d bytes)", ErrEventTooLarge, c.o.MaxEventSize)
-		keep = []error{ErrEventTooLarge}
+		at := "#" + strconv.Itoa(s.read)
+		if s.lastSeen != "" {
+			at = "id " + s.lastSeen
+		}
+		return l.OverLimit(redact.Scrubbed(fmt.Sprintf("read: %v (%d bytes)", ErrEventTooLarge, l.ReadLimit), ErrEventTooLarge), at)
 	case errors.Is(err, io.EOF):
 		text = "read: the server ended the stream (EOF)"
 		keep = []error{io.EOF}
@@ -103,9 +110,10 @@ func (c *connector) lossError(s *stream, err error) error {
 	case err == nil:
 		text = "read: the stream ended"
 	default:
-		text = "read: " + s.secrets.Text(err.Error())
+		text = "read: " + l.Text(err.Error())
 		keep = redact.SafeChain(err)
 	}
+	l.OtherBreak()
 	return redact.Scrubbed(text, keep...)
 }
 

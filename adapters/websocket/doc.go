@@ -57,20 +57,25 @@
 // # Errors
 //
 // Classify turns the transport's errors into the supervisor's classes:
-// handshake 401, 403 and 404 and close 1008 (policy violation) are
-// permanent, so the supervisor gives up (Failed); handshake 429 and 503 with
-// Retry-After (seconds or an HTTP date), and close 1012 (service restart) and
-// 1013 (try again later), lengthen the next wait; everything else,
-// including close 1000, 1001 and 1006, is an ordinary reconnect. A server
-// may say how long in a 1012 or 1013 close reason with "retry-after=N"
-// (seconds); otherwise the wait is at least Options.CloseHint. A connection
-// the server closes with 1008 ends in Failed without another handshake.
-// CloseStatus reads the close code from an error Messages yielded,
-// Status().Err or Run's error.
+// handshake 401, 403 and 404 (and a 200 or 204: the url is no WebSocket)
+// and close 1008 (policy violation) are permanent, so the supervisor gives
+// up (Failed) — but with Options.BeforeConnect set, 401, 403 and 1008 are
+// retried with the backoff, since the next attempt may carry new
+// credentials; handshake 429 and 503 with Retry-After (seconds or an HTTP
+// date), and close 1012 (service restart) and 1013 (try again later),
+// lengthen the next wait; everything else, including close 1000, 1001 and
+// 1006, is an ordinary reconnect. A server may say how long in a 1012 or
+// 1013 close reason with "retry-after=N" (seconds); otherwise the wait is
+// at least Options.CloseHint. A message over ReadLimit that breaks three
+// connections in a row at the same place ends in Failed too. CloseStatus
+// reads the close code from an error Messages yielded, Status().Err or
+// Run's error.
 //
 // A bad url or option is one error wrapping supervisor.ErrInvalidOptions,
 // such as `websocket: PingInterval -1s: negative`. No error, log line or
-// Status holds the URL's user name and password, its credential query
-// parameters (token, key, password, secret, signature, ...), or the body of
-// a refused handshake.
+// Status holds the URL's user name and password (nor the Basic
+// authorization net/http sends for them), a query value whose key is not
+// in Options.PublicQuery, a value of Options.Header or of what
+// BeforeConnect set, a close reason unmasked, or the body of a refused
+// handshake — also after Run returned.
 package websocket

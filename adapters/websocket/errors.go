@@ -1,33 +1,24 @@
 package websocket
 
-import (
-	"errors"
-	"fmt"
-	"net/http"
-	"time"
-)
+import "github.com/redial-go/redial/internal/httpcore"
 
-// Errors of this package, checked with errors.Is.
+// Errors of this package, checked with errors.Is. The gorilla and sse
+// adapters' errors of the same names are the same values.
 var (
 	// ErrHeartbeat: a ping got no pong within PingTimeout. The peer is
 	// silent, or nothing reads the connection (see Messages and WriteOnly).
-	ErrHeartbeat = errors.New("heartbeat failed")
+	ErrHeartbeat = httpcore.ErrHeartbeat
 	// ErrUnexpectedData: in WriteOnly mode the server sent a data message.
-	ErrUnexpectedData = errors.New("unexpected data message in WriteOnly mode")
+	ErrUnexpectedData = httpcore.ErrUnexpectedData
+	// ErrReaderBusy: a loop over Messages found the connection read by
+	// someone else — another loop over Messages, or the adapter itself in
+	// WriteOnly mode; the loop yields this error once and ends.
+	ErrReaderBusy = httpcore.ErrReaderBusy
 )
 
 // HandshakeError is a handshake the server answered with an HTTP status
-// other than 101 Switching Protocols. The response body is not kept: it may
-// hold internal details.
-type HandshakeError struct {
-	StatusCode int           // the HTTP status, such as 401 or 503
-	RetryAfter time.Duration // from Retry-After, clamped to the supervisor's MaxHint (what is honored); 0 when absent, unusable or in the past
-}
-
-func (e *HandshakeError) Error() string {
-	s := fmt.Sprintf("handshake: server answered %d %s", e.StatusCode, http.StatusText(e.StatusCode))
-	if e.RetryAfter > 0 {
-		s += fmt.Sprintf(" (Retry-After %v)", e.RetryAfter.Round(time.Second))
-	}
-	return s
-}
+// other than 101 Switching Protocols: StatusCode, RetryAfter (a 429's or
+// 503's, clamped to the supervisor's MaxHint: what is honored) and, for a
+// 200, ContentType. The response body is not kept: it may hold internal
+// details. It is the same type as gorilla's and sse's.
+type HandshakeError = httpcore.HandshakeError

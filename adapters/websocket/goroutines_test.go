@@ -35,5 +35,5 @@ func TestWriteOnlyReaderEndsBeforeRunReturns(t *testing.T) {
 // readers counts the goroutines Connect started: the WriteOnly readers.
 func readers() int {
 	buf := make([]byte, 1<<20)
-	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "created by github.com/redial-go/redial/adapters/websocket.(*connector).connectTo")
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "created by github.com/redial-go/redial/internal/httpcore.(*State).ReadForWriter")
 }

@@ -2,7 +2,6 @@ package websocket
 
 import (
 	"context"
-	"fmt"
 	"iter"
 
 	"github.com/coder/websocket"
@@ -24,57 +23,31 @@ type Message struct {
 // the next heartbeat) and yielded once as an error, "websocket: read: ..."
 // (CloseStatus reads its close code): messages may have been missed. Then
 // the next connection's messages follow, after OnConnect has re-sent the
-// subscriptions.
+// subscriptions. A message over ReadLimit that breaks three connections in
+// a row at the same place (a server that resends it on every connect)
+// makes the supervisor give up, with an error that names ReadLimit.
 //
 // The loop ends when s.Conn fails: ctx ended, or the supervisor stopped
 // or gave up (s.Err says which, once s.Done is closed); after Failed it
-// ends at once, it never spins. A read that fails because ctx ended ends
-// the loop without an error. A break leaves the connection alone.
+// ends at once, it never spins. When the supervisor stops, its close ends
+// the read in progress and the loop ends without an error; so does a
+// read that fails because ctx ended. A break leaves the connection alone.
 //
-// Range over Messages from one goroutine at a time, and keep ranging: the
+// Range over Messages from one goroutine at a time: a second loop reading
+// the same connection at the same time, or a loop on a WriteOnly
+// supervisor, yields ErrReaderBusy once and ends. And keep ranging: the
 // reader is what sees the heartbeat's pongs, so a loop body that blocks
 // for longer than PingTimeout loses the connection (ErrHeartbeat). Hand
 // slow work to another goroutine.
 //
-// As with coder/websocket, a ctx that ends during a read closes the
-// connection at once, without the close handshake: do not use per-message
-// timeouts, and to leave politely (1000) end Run's ctx first and this ctx
-// after Run returned (Run's close ends the read in progress, which may be
-// yielded as one last error before the loop ends).
+// A ctx that ends during a read closes the connection at once, without
+// the close handshake: do not use per-message timeouts, and to leave
+// politely (1000) end Run's ctx first and this ctx after Run returned.
 //
 // Messages allocates nothing per message beyond what conn.Read does. A
 // program that reads the *websocket.Conn from s.Conn with its own loop
 // must do the same as Messages: call s.Invalidate(conn, err) when a read
 // fails.
 func Messages(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn]) iter.Seq2[Message, error] {
-	return func(yield func(Message, error) bool) {
-		for {
-			conn, err := s.Conn(ctx)
-			if err != nil {
-				return
-			}
-			if !readAll(ctx, s, conn, yield) {
-				return
-			}
-		}
-	}
-}
-
-// readAll yields conn's messages until a read fails, and reports whether
-// the loop goes on to the next connection.
-func readAll(ctx context.Context, s *supervisor.Supervisor[*websocket.Conn], conn *websocket.Conn, yield func(Message, error) bool) bool {
-	for {
-		typ, data, err := conn.Read(ctx)
-		if err != nil {
-			err = safeRead(conn, err) // before Close forgets conn's target
-			s.Invalidate(conn, err)
-			if ctx.Err() != nil {
-				return false // the program ended the loop
-			}
-			return yield(Message{}, fmt.Errorf("websocket: read: %w", err))
-		}
-		if !yield(Message{Type: typ, Data: data}, nil) {
-			return false
-		}
-	}
+	return reader.Messages(ctx, s)
 }

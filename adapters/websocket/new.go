@@ -1,9 +1,12 @@
 package websocket
 
 import (
+	"slices"
+
 	"github.com/coder/websocket"
 
-	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/httpcore"
+	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -11,34 +14,42 @@ import (
 // dials url (ws:// or wss://), runs o.Supervisor.OnConnect after every
 // connect, watches the connection with a ping heartbeat, and classifies
 // errors as Classify says, with o's CloseHint spread over [CloseHint,
-// 1.5*CloseHint).
+// 1.5*CloseHint) and, with o.BeforeConnect, 401, 403 and 1008 retried.
 //
-// Credentials in url (a user name and password, query parameters such as
-// token, key, password, secret, signature) are sent to the server but never
-// appear in an error, a log line or a Status. A '?', '#', '/' or '@' in a
-// password must be escaped.
+// Credentials in url (a user name and password, sent as Basic
+// authorization; every query value but those of o.PublicQuery), Header's
+// values and those BeforeConnect sets are sent to the server but never
+// appear in an error, a log line or a Status, even where the server
+// echoes them. A '?', '#', '/' or '@' in a password must be escaped.
 //
-// The defaults of o: Header none, Subprotocols none, TLSConfig Go's,
-// CompressionMode websocket.CompressionDisabled, ReadLimit 1 MiB,
-// PingInterval 10s, PingTimeout 5s (a silent peer is found within 15s), CloseTimeout 1s, CloseHint 5s,
-// WriteOnly false (the program reads, see Messages); the supervisor's own
-// (Backoff Decorrelated with Base 1s and Cap 1 minute, StableAfter 30s,
-// ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes, no Budget, no
-// Classify but this package's, no Logger, no OnConnect), and Name the
-// redacted url. New copies o.
+// The defaults of o: Header none, PublicQuery none, Subprotocols none,
+// TLS Go's, CompressionMode websocket.CompressionDisabled, ReadLimit
+// 1 MiB, PingInterval 10s, PingTimeout 5s (a silent peer is found within
+// 15s), CloseTimeout 1s, CloseHint 5s, WriteOnly false (the program
+// reads, see Messages), BeforeConnect none, Replicas none; the
+// supervisor's own (Backoff Decorrelated with Base 1s and Cap 1 minute,
+// StableAfter 30s, ConnectTimeout 10s, FailoverSpread Base/2, MaxAttempts
+// 0, MaxHint 5 minutes, no Budget, no Classify but this package's, no
+// Logger, no OnConnect), and Name the redacted url. Proxies come from the
+// environment (HTTPS_PROXY, NO_PROXY), as with net/http. New copies o.
 //
 // A bad url or option is one error, wrapping supervisor.ErrInvalidOptions,
 // that names it: `websocket: PingInterval -1s: negative`,
-// `websocket: url: empty`, `websocket: Supervisor.ConnectTimeout -1s:
-// negative`. It never holds url's credentials.
+// `websocket: url: empty`, `websocket: Header "Upgrade": set by the
+// handshake`, `websocket: Supervisor.ConnectTimeout -1s: negative`. It
+// never holds url's credentials.
 func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
-	c, err := newConnector(url, o)
-	if err != nil {
-		return nil, err
+	cfg := httpcore.Config{
+		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,
+		TLS: o.TLS, ReadLimit: o.ReadLimit, PingInterval: o.PingInterval, PingTimeout: o.PingTimeout,
+		CloseTimeout: o.CloseTimeout, CloseHint: o.CloseHint, WriteOnly: o.WriteOnly,
 	}
-	sp := adapt.Spec{Pkg: "websocket", Name: c.set.URLs[0].Shown, Classify: c.classify}
-	if len(c.set.URLs) > 1 {
-		return adapt.New[*websocket.Conn](sp, replicas{c}, o.Supervisor)
-	}
-	return adapt.New(sp, c, o.Supervisor)
+	return httpcore.New(spec, cfg, o.Supervisor, func(c *httpcore.Core) (httpcore.Library[*websocket.Conn], error) {
+		switch o.CompressionMode {
+		case websocket.CompressionDisabled, websocket.CompressionContextTakeover, websocket.CompressionNoContextTakeover:
+		default:
+			return nil, opterr.New(spec.Pkg, "CompressionMode", int(o.CompressionMode), "unknown")
+		}
+		return &library{Core: c, subprotocols: slices.Clone(o.Subprotocols), compression: o.CompressionMode}, nil
+	})
 }

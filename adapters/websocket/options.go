@@ -9,39 +9,46 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // Defaults of Options.
 const (
-	DefaultReadLimit    = 1 << 20 // 1 MiB per message
-	DefaultPingInterval = 10 * time.Second
-	DefaultPingTimeout  = 5 * time.Second
-	DefaultCloseHint    = 5 * time.Second
-	DefaultCloseTimeout = time.Second
+	DefaultReadLimit    = httpcore.DefaultReadLimit // 1 MiB per message
+	DefaultPingInterval = httpcore.DefaultPingInterval
+	DefaultPingTimeout  = httpcore.DefaultPingTimeout
+	DefaultCloseHint    = httpcore.DefaultCloseHint
+	DefaultCloseTimeout = httpcore.DefaultCloseTimeout
 )
 
 // MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
 // CloseHint accepted: more than a day is a mistake in a unit.
-const MaxDuration = 24 * time.Hour
+const MaxDuration = httpcore.MaxDuration
 
 // Options configures the Supervisor that New returns. The zero value of
 // every field means its documented default; New copies it (Header,
-// Subprotocols and TLSConfig included), so changing it afterwards changes
+// Subprotocols and TLS included), so changing it afterwards changes
 // nothing.
 type Options struct {
 	// Header is sent with every handshake (Authorization, Origin, ...).
-	// Its values never appear in an error, a log line or a Status: the
-	// program set them, so they may be credentials.
+	// Its values, and each name=value part of them, never appear in an
+	// error, a log line or a Status: the program set them, so they may be
+	// credentials. The headers the handshake sets itself (Upgrade,
+	// Connection, Sec-WebSocket-Key, -Version, -Extensions, -Accept and
+	// -Protocol: use Subprotocols) are refused.
 	Header http.Header
 	// BeforeConnect, when set, is called before every attempt with copies
 	// of the url and Header the handshake will use; it may change them (a
 	// rotating token in the query or in Authorization). The values it sets
-	// are masked like the url's and Header's. An error from it fails the
-	// attempt (retried, unless it is backoff.Permanent). With BeforeConnect
-	// set, a handshake answered 401 or 403 is retried with the backoff
-	// rather than given up on: the next attempt may carry new credentials.
+	// are masked like the url's and Header's, those of its last 16 calls
+	// that set something new included, and so is its error's text. It is
+	// called on the attempt's goroutine, bounded by ConnectTimeout. An
+	// error from it fails the attempt (retried, unless it is
+	// backoff.Permanent); a url or header it breaks fails it for good. With
+	// BeforeConnect set, a handshake answered 401 or 403 and a close 1008
+	// are retried with the backoff rather than given up on: the next
+	// attempt may carry new credentials.
 	BeforeConnect func(ctx context.Context, u *url.URL, header http.Header) error
 	// Replicas are more URLs of the same service (replicas behind no load
 	// balancer). The supervisor tries url first; after a failed attempt or
@@ -56,8 +63,8 @@ type Options struct {
 	PublicQuery []string
 	// Subprotocols are offered in the handshake.
 	Subprotocols []string
-	// TLSConfig is used for wss:// URLs; nil means Go's defaults.
-	TLSConfig *tls.Config
+	// TLS is used for wss:// URLs; nil means Go's defaults.
+	TLS *tls.Config
 	// CompressionMode offers permessage-deflate (RFC 7692) in the
 	// handshake; the zero value is coder/websocket's default,
 	// websocket.CompressionDisabled. Compression is used only when the
@@ -67,7 +74,8 @@ type Options struct {
 	// ReadLimit is the largest message, in bytes, that a read accepts; 0
 	// means 1 MiB. A larger message fails the read (websocket.ErrMessageTooBig),
 	// the connection is closed with 1009 and the supervisor reconnects:
-	// memory stays bounded whatever the server sends.
+	// memory stays bounded whatever the server sends. One that breaks
+	// three connections in a row at the same place makes it give up.
 	ReadLimit int64
 	// PingInterval is the time between heartbeat pings; 0 means 10s.
 	PingInterval time.Duration
@@ -96,48 +104,4 @@ type Options struct {
 	// for its defaults. An empty Name becomes the URL, redacted. Its
 	// Classify, if set, runs after this package's Classify.
 	Supervisor supervisor.Options[*websocket.Conn]
-}
-
-// validate checks every field but Supervisor (adapt.New checks those) and
-// fills in the defaults. Its error is the first bad field's.
-func (o *Options) validate() error {
-	if o.ReadLimit < 0 {
-		return opterr.New("websocket", "ReadLimit", o.ReadLimit, "negative")
-	}
-	switch o.CompressionMode {
-	case websocket.CompressionDisabled, websocket.CompressionContextTakeover, websocket.CompressionNoContextTakeover:
-	default:
-		return opterr.New("websocket", "CompressionMode", int(o.CompressionMode), "unknown")
-	}
-	for _, f := range []struct {
-		name string
-		d    time.Duration
-	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}, {"CloseTimeout", o.CloseTimeout}, {"CloseHint", o.CloseHint}} {
-		if err := opterr.Duration("websocket", f.name, f.d, MaxDuration); err != nil {
-			return err
-		}
-	}
-	if o.ReadLimit == 0 {
-		o.ReadLimit = DefaultReadLimit
-	}
-	if o.PingInterval == 0 {
-		o.PingInterval = DefaultPingInterval
-	}
-	if o.PingTimeout == 0 {
-		o.PingTimeout = DefaultPingTimeout
-	}
-	if o.CloseTimeout == 0 {
-		o.CloseTimeout = DefaultCloseTimeout
-	}
-	if o.CloseHint == 0 {
-		o.CloseHint = DefaultCloseHint
-	}
-	o.Header = o.Header.Clone()
-	o.Subprotocols = append([]string(nil), o.Subprotocols...)
-	o.PublicQuery = append([]string(nil), o.PublicQuery...)
-	o.Replicas = append([]string(nil), o.Replicas...)
-	if o.TLSConfig != nil {
-		o.TLSConfig = o.TLSConfig.Clone()
-	}
-	return nil
 }

@@ -1,6 +1,7 @@
 package websocket_test
 
 import (
+	"context"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
@@ -18,6 +19,7 @@ import (
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // hugeFrameServer completes the handshake by hand, then streams one binary
@@ -133,4 +135,30 @@ func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	took := time.Since(began)
 	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+500*time.Millisecond)
+}
+
+// A message over ReadLimit that the server sends again on every connect
+// (a snapshot too big for the limit) breaks three connections at the same
+// place, then the supervisor gives up with an error that names ReadLimit,
+// instead of reconnecting forever.
+func TestPoisonMessageEndsTheFeed(t *testing.T) {
+	srv, _ := hugeFrameServer(t, -1)
+	o := testOptions()
+	o.ReadLimit = 4 << 10
+	c := run(t, srv.url("/feed"), o, false)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	var errs []error
+	for _, err := range redialws.Messages(ctx, c.Supervisor) {
+		require.Error(t, err)
+		errs = append(errs, err)
+	}
+	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.handshakes.Load())
+	<-c.done
+	err := c.stop()
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.ErrorIs(t, err, websocket.ErrMessageTooBig)
+	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
+	assert.Len(t, errs, 3)
+	assert.Equal(t, int64(3), srv.handshakes.Load())
 }

@@ -5,15 +5,19 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // tokenServer accepts a handshake only with the current token, in the
@@ -85,4 +89,52 @@ func TestWithoutBeforeConnectA401IsFinal(t *testing.T) {
 	c := run(t, srv.url("/feed?token=TOKEN-OLD-1"), testOptions(), true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 	assert.Equal(t, uint64(1), st.Failures)
+}
+
+// TestBeforeConnectRetriesAPolicyClose: a server that revokes a
+// session's token closes with 1008 (policy violation); with BeforeConnect
+// the next attempt carries a new token, so the close is retried with the
+// backoff rather than given up on, and the error keeps its close status.
+func TestBeforeConnectRetriesAPolicyClose(t *testing.T) {
+	var conns atomic.Int32
+	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		c := s.accept(w, r)
+		if c == nil {
+			return
+		}
+		if conns.Add(1) == 1 {
+			defer s.forget(c)
+			_ = c.Close(websocket.StatusPolicyViolation, "token revoked")
+			return
+		}
+		s.feed(r.Context(), c)
+	})
+	for _, hook := range []bool{true, false} {
+		conns.Store(0)
+		o := testOptions()
+		if hook {
+			o.BeforeConnect = func(context.Context, *url.URL, http.Header) error { return nil }
+		}
+		c := run(t, srv.url("/feed"), o, false)
+		var errs []error
+		for _, err := range redialws.Messages(t.Context(), c.Supervisor) {
+			errs = append(errs, err)
+			break
+		}
+		require.Len(t, errs, 1)
+		assert.Equal(t, websocket.StatusPolicyViolation, redialws.CloseStatus(errs[0]))
+		if !hook {
+			<-c.done
+			err := c.stop()
+			assert.ErrorIs(t, err, supervisor.ErrFailed, "without the hook a 1008 is final")
+			assert.Equal(t, websocket.StatusPolicyViolation, redialws.CloseStatus(err))
+			continue
+		}
+		testkit.WaitStatus(t, c, 5*time.Second, "connected again", connected(2))
+		lost := slices.IndexFunc(c.History(), func(tr health.Transition) bool {
+			return tr.To == health.Backoff && redialws.CloseStatus(tr.Err) == websocket.StatusPolicyViolation
+		})
+		assert.GreaterOrEqual(t, lost, 0, "the loss, retried, kept its close status: %v", c.History())
+		require.NoError(t, c.stop())
+	}
 }

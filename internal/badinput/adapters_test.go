@@ -2,6 +2,7 @@ package badinput
 
 import (
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,8 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"century PingTimeout", ws("ws://h/", redialws.Options{PingTimeout: century}), "websocket: PingTimeout 876000h0m0s: longer than 24h0m0s"},
 		{"negative CloseHint", ws("ws://h/", redialws.Options{CloseHint: -1}), "websocket: CloseHint -1ns: negative"},
 		{"unknown CompressionMode", ws("ws://h/", redialws.Options{CompressionMode: 7}), "websocket: CompressionMode 7: unknown"},
+		{"handshake header", ws("ws://h/", redialws.Options{Header: http.Header{"Sec-WebSocket-Extensions": {"permessage-deflate"}}}), `websocket: Header "Sec-Websocket-Extensions": set by the handshake`},
+		{"bad replica", ws("ws://h/", redialws.Options{Replicas: []string{"ws:///x"}}), `websocket: Replicas[0] "ws:///x": no host`},
 		{"supervisor Cap of a century", ws("ws://h/", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Backoff: backoff.Config{Cap: century}}}),
 			"websocket: Supervisor.Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor negative ConnectTimeout", ws("ws://h/", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{ConnectTimeout: -time.Second}}),

@@ -25,6 +25,7 @@ func TestGorillaBadInput(t *testing.T) {
 		{"negative PingInterval", g("ws://h/x", gorilla.Options{PingInterval: -time.Second}), "gorilla: PingInterval -1s: negative"},
 		{"century CloseTimeout", g("ws://h/x", gorilla.Options{CloseTimeout: century}), "gorilla: CloseTimeout 876000h0m0s: longer than 24h0m0s"},
 		{"handshake header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Key": {"x"}}}), `gorilla: Header "Sec-Websocket-Key": set by the handshake`},
+		{"subprotocol header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Protocol": {"x"}}}), `gorilla: Header "Sec-Websocket-Protocol": set by the handshake`},
 		{"supervisor negative FailoverSpread", g("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*gws.Conn]{FailoverSpread: -1}}),
 			"gorilla: Supervisor.FailoverSpread -1ns: negative"},
 	})
@@ -39,7 +40,8 @@ func TestSSEBadInput(t *testing.T) {
 		{"ws scheme", s("ws://h/x", sse.Options{}), `sse: url "ws://h/x": scheme "ws" is not http or https`},
 		{"negative IdleTimeout", s("http://h/x", sse.Options{IdleTimeout: -time.Second}), "sse: IdleTimeout -1s: negative"},
 		{"century IdleTimeout", s("http://h/x", sse.Options{IdleTimeout: century}), "sse: IdleTimeout 876000h0m0s: longer than 24h0m0s"},
-		{"negative MaxEventSize", s("http://h/x", sse.Options{MaxEventSize: -1}), "sse: MaxEventSize -1: negative"},
+		{"negative ReadLimit", s("http://h/x", sse.Options{ReadLimit: -1}), "sse: ReadLimit -1: negative"},
+		{"bad replica", s("http://h/x", sse.Options{Replicas: []string{"ftp://h/x?token=SECRET123"}}), `sse: Replicas[0] "ftp://h/x?token=xxxxx": scheme "ftp" is not http or https`},
 		{"negative Buffer", s("http://h/x", sse.Options{Buffer: -1}), "sse: Buffer -1: negative"},
 		{"LastEventID with a newline", s("http://h/x", sse.Options{LastEventID: "a\nb"}), `sse: LastEventID "a\nb": contains a NUL, CR or LF`},
 		{"supervisor Cap of a century", s("http://h/x", sse.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}),

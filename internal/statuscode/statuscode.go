@@ -6,7 +6,7 @@ package statuscode
 
 import (
 	"net/http"
-	"regexp"
+	"strings"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
@@ -60,18 +60,42 @@ func Close(err error, code int, reason string, closeHint func() time.Duration) e
 	return err
 }
 
-var reasonPattern = regexp.MustCompile(`(?i)\bretry-after\s*[=:]\s*(\d+)\b`)
-
 // ReasonHint reads "retry-after=N" (or "Retry-After: N"), N whole seconds
 // greater than 0, anywhere in a close reason. Like the header, a huge N
 // saturates and the supervisor clamps it to MaxHint.
 func ReasonHint(reason string) (time.Duration, bool) {
-	m := reasonPattern.FindStringSubmatch(reason)
-	if m == nil {
-		return 0, false
+	const name = "retry-after"
+	for i := 0; i+len(name) <= len(reason); i++ {
+		if !strings.EqualFold(reason[i:i+len(name)], name) || i > 0 && isWord(reason[i-1]) {
+			continue
+		}
+		j := skipSpace(reason, i+len(name))
+		if j == len(reason) || reason[j] != '=' && reason[j] != ':' {
+			continue
+		}
+		j = skipSpace(reason, j+1)
+		k := j
+		for k < len(reason) && '0' <= reason[k] && reason[k] <= '9' {
+			k++
+		}
+		if k == j || k < len(reason) && isWord(reason[k]) {
+			continue
+		}
+		d := RetryAfter(reason[j:k], time.Time{})
+		return d, d > 0
 	}
-	d := RetryAfter(m[1], time.Time{})
-	return d, d > 0
+	return 0, false
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func isWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
 // Classified reports whether err already carries a class: Permanent, or a

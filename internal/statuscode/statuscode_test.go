@@ -47,7 +47,11 @@ func TestReasonHint(t *testing.T) {
 		"retry-after=-3":              0,
 		"retry-after=soon":            0,
 		"deploying":                   0,
-		"":                            0,
+		"retry-after=12a":             0,
+		"xretry-after=5":              0,
+		"a retry-after=x retry-after=3; retry-after=7": 3 * time.Second,
+		"(retry-after=4)": 4 * time.Second,
+		"":                0,
 	} {
 		d, ok := statuscode.ReasonHint(reason)
 		assert.Equal(t, want, d, "reason %q", reason)

@@ -152,7 +152,7 @@ func wsStormSection(b *strings.Builder) error {
 		return err
 	}
 	fmt.Fprintf(b, "N = %d is the largest N this two-core machine holds as the scenario means it: at 10,000 the clients and the server share two cores, and the machine, not the clients' policies, sets the pace. ", stormN)
-	fmt.Fprintf(b, "10,000 redial supervisors take about a second of CPU to handle the loss (a third of it in redacting the errors' text with regular expressions, `internal/redact.Text` via the supervisor's Status and the adapter's classifier), so their first retries leave in a burst after it; a no-jitter wave of 9,000 handshakes is answered over half a second and more, across second boundaries, so it is admitted in fewer waves than a real server with spare cores would allow. ")
+	fmt.Fprintf(b, "10,000 redial supervisors take CPU to handle the loss (`go test -run '^$' -bench MassLoss -benchtime 1x ./storm` measures it per supervisor, and its `-storm.lossprofile` what redaction takes of it), so their first retries leave in a burst after it; a no-jitter wave of 9,000 handshakes is answered over half a second and more, across second boundaries, so it is admitted in fewer waves than a real server with spare cores would allow. ")
 	fmt.Fprintf(b, "The rows above show the figures at 10,000 for what they are: the machine's.\n\n")
 	return nil
 }

@@ -1,4 +1,0 @@
-package gorilla
-
-// schemes are the URL schemes the adapter dials.
-var schemes = []string{"ws", "wss"}

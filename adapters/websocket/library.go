@@ -1,0 +1,77 @@
+package websocket
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/internal/httpcore"
+)
+
+// library is coder/websocket under the core: the handshake, the ping, the
+// close and the reads.
+type library struct {
+	*httpcore.Core
+	subprotocols []string
+	compression  websocket.CompressionMode
+}
+
+// Dial makes one handshake on an http.Transport of its own, closed before
+// Dial returns, so that nothing of a failed attempt stays open.
+func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.State) (*websocket.Conn, *http.Response, error) {
+	dctx, cancel := context.WithCancel(ctx)
+	tr := l.NewTransport(dctx)
+	conn, resp, err := websocket.Dial(dctx, a.Raw, &websocket.DialOptions{
+		HTTPClient:      &http.Client{Transport: tr},
+		HTTPHeader:      a.Header,
+		Subprotocols:    l.subprotocols,
+		CompressionMode: l.compression,
+	})
+	cancel()
+	tr.End()
+	if err != nil {
+		if resp == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+			resp = nil // a 101 that failed the checks is no refusal
+		}
+		return nil, resp, err
+	}
+	conn.SetReadLimit(l.ReadLimit)
+	st.Lib = tr.Last() // the TCP connection under it, for a bounded close
+	if l.WriteOnly {
+		st.ReadForWriter(func() error {
+			_, _, err := conn.Reader(context.Background())
+			return err
+		}, func() { _ = conn.CloseNow() })
+	}
+	return conn, nil, nil
+}
+
+// Watch is the heartbeat, coder/websocket's Ping: its pong is seen by the
+// reader of the connection.
+func (l *library) Watch(ctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
+	return st.Heartbeat(ctx, conn.Ping)
+}
+
+// Close says goodbye with 1000 (normal closure), waiting at most
+// CloseTimeout for the server's answer, or drops the connection.
+func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
+	if !st.Polite() {
+		return conn.CloseNow()
+	}
+	if raw, ok := st.Lib.(net.Conn); ok {
+		_ = raw.SetDeadline(time.Now().Add(l.CloseTimeout))
+	}
+	return conn.Close(websocket.StatusNormalClosure, "")
+}
+
+// reader reads whole messages: what Messages ranges over.
+var reader = httpcore.Reader[*websocket.Conn, Message]{
+	Read: func(ctx context.Context, conn *websocket.Conn, _ *httpcore.State) (Message, error) {
+		typ, data, err := conn.Read(ctx)
+		return Message{Type: typ, Data: data}, err
+	},
+	Drop: func(conn *websocket.Conn) { _ = conn.CloseNow() },
+}

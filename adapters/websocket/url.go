@@ -1,4 +1,0 @@
-package websocket
-
-// schemes are the URL schemes the adapter dials.
-var schemes = []string{"ws", "wss"}

@@ -1,0 +1,143 @@
+package httpcore
+
+import (
+	"cmp"
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// Core is one adapter instance's shared part: its spec, its options, its
+// endpoints and its secret set. Its methods are safe for concurrent use.
+type Core struct {
+	Spec
+	Config
+	eps     endpoints
+	set     *redact.Set
+	maxHint time.Duration // the supervisor's MaxHint: a HandshakeError shows what is honored
+	poison  poison
+
+	mu  sync.Mutex
+	rng rand.PCG // spreads close hints; under mu
+}
+
+// Library is what an adapter's transport library does differently. The
+// core calls it from the supervisor's Connector methods.
+type Library[C comparable] interface {
+	// Dial makes one handshake of a, bounded by ctx. A server that
+	// answered but refused is (zero, resp, err): the core reads resp's
+	// status and headers, and closes its body unread.
+	Dial(ctx context.Context, a *Attempt, st *State) (C, *http.Response, error)
+	// Watch is the supervisor's Watch of conn.
+	Watch(ctx context.Context, conn C, st *State) error
+	// Close closes conn: with the close handshake when st.Polite, else at
+	// once.
+	Close(conn C, st *State) error
+}
+
+// New checks cfg (the url first) and returns the supervisor of an adapter
+// with spec sp: its Connector is the core's over the Library that lib
+// builds (and may refuse an option the core does not know), its Classify
+// the core's before so's, its default Name the url, shown.
+func New[C comparable](sp Spec, cfg Config, so supervisor.Options[C], lib func(*Core) (Library[C], error)) (*supervisor.Supervisor[C], error) {
+	c := &Core{Spec: sp, Config: cfg, maxHint: cmp.Or(so.MaxHint, supervisor.DefaultMaxHint)}
+	eps, secrets, err := parseEndpoints(&c.Spec, &c.Config, so.Name)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Config.validate(&c.Spec); err != nil {
+		return nil, err
+	}
+	c.eps, c.set = eps, redact.NewSet(secrets)
+	var seed [16]byte
+	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
+	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
+	l, err := lib(c)
+	if err != nil {
+		return nil, err
+	}
+	conn := &connector[C]{Core: c, lib: l}
+	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify}
+	if len(eps.list) > 1 {
+		return adapt.New[C](sa, replicas[C]{conn}, so)
+	}
+	return adapt.New[C](sa, conn, so)
+}
+
+// connector is the supervisor's Connector and Watcher over a Library.
+type connector[C comparable] struct {
+	*Core
+	lib Library[C]
+}
+
+// replicas is the connector of several endpoints: the supervisor calls
+// ConnectTo.
+type replicas[C comparable] struct{ *connector[C] }
+
+// Endpoints returns the url and the Replicas, shown.
+func (r replicas[C]) Endpoints() []string {
+	out := make([]string, len(r.eps.list))
+	for i, e := range r.eps.list {
+		out[i] = e.shown
+	}
+	return out
+}
+
+func (c *connector[C]) Connect(ctx context.Context) (C, error) { return c.ConnectTo(ctx, 0) }
+
+// ConnectTo makes one attempt on endpoint i: BeforeConnect, then the
+// library's Dial. Its errors hold no secret and no response body.
+func (c *connector[C]) ConnectTo(ctx context.Context, i int) (C, error) {
+	var zero C
+	a, err := c.prepare(ctx, i)
+	if err != nil {
+		return zero, err
+	}
+	st := newState(c.Core, i)
+	conn, resp, err := c.lib.Dial(ctx, a, st)
+	if resp != nil || err != nil {
+		return zero, c.dialError(ctx, i, err, resp)
+	}
+	live.Store(conn, st)
+	return conn, nil
+}
+
+func (c *connector[C]) Watch(ctx context.Context, conn C) error {
+	st := StateOf(conn)
+	if st == nil { // not one of this core's: nothing to watch with
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return c.lib.Watch(ctx, conn, st)
+}
+
+// Close closes conn: politely (the library's close handshake, 1000) unless
+// it is known to be broken, and after the adapter's own reader, if any,
+// ended. Its error holds no secret.
+func (c *connector[C]) Close(conn C) error {
+	st := takeState(conn)
+	if st == nil {
+		st = newState(c.Core, -1)
+		st.broken.Store(true)
+	}
+	st.polite.Store(!st.broken.Load())
+	err := c.lib.Close(conn, st)
+	if st.readDone != nil {
+		<-st.readDone
+	}
+	if err == nil || errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return redact.Scrubbed(fmt.Sprintf("%s: %s", c.Step("close", st.Endpoint), c.set.Text(err.Error())), redact.SafeChain(err)...)
+}
