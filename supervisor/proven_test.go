@@ -23,8 +23,9 @@ func attemptsAfter(f *fake) []time.Duration {
 	return out
 }
 
-// Proven ends a wait that a server's hint set: the proof is newer.
-func TestProvenCutsAHintsWait(t *testing.T) {
+// A wait that a server's hint set: RetryNow leaves it, Proven ends it (the
+// proof is newer).
+func TestOnlyProvenCutsAHintsWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fake{results: []error{backoff.RetryAfter(errRefused, 2*time.Hour)}}
 		o := exponential(time.Minute, time.Hour)
@@ -34,15 +35,14 @@ func TestProvenCutsAHintsWait(t *testing.T) {
 		st := r.Status()
 		require.Equal(t, health.Backoff, st.State)
 		require.GreaterOrEqual(t, time.Until(st.NextAttempt), 2*time.Hour, "the hint set the wait")
-		time.Sleep(time.Second)
 		r.RetryNow()
-		synctest.Wait()
-		require.Equal(t, health.Backoff, r.Status().State, "RetryNow cut a hint's wait")
+		time.Sleep(time.Hour)
+		require.Empty(t, attemptsAfter(f), "RetryNow cut a hint's wait")
 		r.Proven()
 		r.Proven() // twice is once
 		synctest.Wait()
 		assert.Equal(t, health.Connected, r.Status().State)
-		assert.Equal(t, []time.Duration{time.Second}, attemptsAfter(f), "the attempt came with Proven, not after the hint")
+		assert.Equal(t, []time.Duration{time.Hour}, attemptsAfter(f), "the attempt came with Proven, not after the hint")
 		assert.NoError(t, r.stop())
 	})
 }
@@ -73,53 +73,6 @@ func TestProvenEndsTheEndpointsRest(t *testing.T) {
 			assert.NoError(t, r.stop())
 		})
 	}
-}
-
-func TestProvenHonoursTheBudget(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		budget, err := backoff.NewBudget(0.001, 1) // one retry, then refusals
-		require.NoError(t, err)
-		f := &fake{results: []error{errRefused, errRefused, errRefused}}
-		o := exponential(time.Second, time.Hour)
-		o.Budget = budget
-		r := start(t, f, o)
-		for range 10 {
-			synctest.Wait()
-			if st := r.Status(); st.State == health.Backoff && time.Until(st.NextAttempt) > 30*time.Minute {
-				break // the Budget refused: Cap
-			}
-			time.Sleep(time.Until(r.Status().NextAttempt))
-		}
-		require.Greater(t, time.Until(r.Status().NextAttempt), 30*time.Minute, "the Budget refused a retry")
-		before := attemptsAfter(f)
-		r.Proven()
-		time.Sleep(10 * time.Minute)
-		assert.Equal(t, before, attemptsAfter(f), "Proven cut the wait of a Budget's refusal")
-		assert.NoError(t, r.stop())
-	})
-}
-
-// A Proven while Connected does nothing, and does not linger to cut the
-// next outage's wait.
-func TestProvenOutsideBackoffDoesNothing(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := &fake{}
-		o := exponential(time.Minute, time.Hour)
-		o.MaxHint = 2 * time.Hour
-		r := start(t, f, o)
-		r.untilConnected(t)
-		r.Proven()
-		synctest.Wait()
-		require.Equal(t, health.Connected, r.Status().State, "Proven broke a live connection")
-		f.last().broken <- backoff.RetryAfter(errRefused, time.Hour) // a hint's wait
-		synctest.Wait()
-		st := r.Status()
-		require.Equal(t, health.Backoff, st.State)
-		require.GreaterOrEqual(t, time.Until(st.NextAttempt), time.Hour)
-		time.Sleep(30 * time.Minute)
-		assert.Empty(t, attemptsAfter(f), "a Proven made while Connected cut a later wait")
-		assert.NoError(t, r.stop())
-	})
 }
 
 // Proven ends one wait: when the attempt it brought fails within the
