@@ -13,7 +13,7 @@ type Transition struct {
 	Attempt  int           // consecutive failed attempts after the change
 	Delay    time.Duration // the wait before the next attempt, when To is Backoff
 	Reason   string        // why the wait is that long: backoff, hint, budget, first-retry, failover
-	Err      error         // what happened, redacted; nil when nothing failed
+	Err      error         // what happened, redacted: a failure, or why a connection was replaced; nil otherwise
 	Endpoint string        // the endpoint, with several
 }
 

@@ -18,7 +18,7 @@ type Status struct {
 	Failures             uint64        // failed attempts so far
 	LastFailure          time.Time     // when the last attempt failed or the connection was lost
 	LongestOutage        time.Duration // longest time from losing a connection to having one again, the current outage included
-	ReconnectsLastMinute int           // connections established in the last minute after a loss
+	ReconnectsLastMinute int           // connections established in the last minute after a loss or a replacement
 }
 
 // Uptime returns how long the connection has been Connected at now, or 0

@@ -19,9 +19,11 @@ var errAbandoned = fmt.Errorf("abandoned, still running: %w", context.DeadlineEx
 // ended, none.
 func (h *hand[C]) attempt() {
 	s := h.s
-	s.set(&transition{state: health.Connecting})
+	if s.status.State != health.Connecting { // a replacement published it
+		s.set(&transition{state: health.Connecting})
+		h.log(evConnecting, nil, 0)
+	}
 	s.drainRetry()
-	h.log(evConnecting, nil, 0)
 	timeout := s.opts.connectTimeout
 	h.actx, h.cancel = context.WithTimeout(h.ctx, timeout)
 	h.limit = time.AfterFunc(timeout+grace, h.expire)
@@ -217,7 +219,7 @@ func (h *hand[C]) attemptFailed() {
 	e, d := s.policy.Failed(int(s.endpoint), err, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil = now.Add(d.Rest).UnixNano()
+	s.restUntil.Store(now.Add(d.Rest).UnixNano())
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: h.next, failed: true, delay: &d})
 	h.log(evAttemptFailed, &d, 0)
 }

@@ -144,7 +144,8 @@ func TestRunReturnsPromptlyWhileACallIgnoresCtx(t *testing.T) {
 func TestAPanicInAnAbandonedCallFailsTheRunningSupervisor(t *testing.T) {
 	for name, results := range map[string][]error{
 		"connected":   nil,
-		"backing off": {errRefused}, // the second attempt fails: Run waits 2s
+		"backing off": {errRefused},                                  // the second attempt fails: Run waits 2s
+		"resting":     {backoff.RetryAfter(errRefused, time.Minute)}, // a hint's wait
 	} {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

@@ -6,6 +6,7 @@
 // breaks, backs off, and dials again:
 //
 //	Idle -> Connecting -> Connected -> (broken) -> Backoff -> Connecting -> ...
+//	             |                \-> (ErrReplaced) -> Connecting -> ...
 //	             \-> Backoff (failed attempt)          any -> Stopped (ctx ended)
 //	             \-> Failed (Permanent error, or MaxAttempts reached)
 //
@@ -23,7 +24,8 @@
 // program and its probes the truth about the connection.
 //
 // RetryNow cuts a Backoff wait short when the program learned by another
-// path that the other side is back. Do runs a function with the live
+// path that the other side is back, Proven a hint's too when it just used
+// it; ErrReplaced replaces a connection without a loss. Do runs a function with the live
 // connection (invalidating it when the function's error broke it); Connections is a range-over-func loop over
 // each live connection in turn. Both end when the supervisor stops or
 // fails — Done is closed and Err says why — so a loop written the obvious

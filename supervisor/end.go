@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -48,7 +49,12 @@ func (s *Supervisor[C]) drop(conn C) {
 // violation", say).
 func (h *hand[C]) lost(uptime time.Duration) {
 	s := h.s
-	reason := redact.Error(fmt.Errorf("connection lost: %w", h.classify(h.reason)))
+	cause := h.classify(h.reason)
+	if errors.Is(cause, ErrReplaced) && !backoff.IsPermanent(cause) {
+		h.replaced(redact.Error(cause), uptime)
+		return
+	}
+	reason := redact.Error(fmt.Errorf("connection lost: %w", cause))
 	if backoff.IsPermanent(reason) {
 		h.closeHeld()
 		h.giveUp(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
@@ -58,9 +64,18 @@ func (h *hand[C]) lost(uptime time.Duration) {
 	e, d := s.policy.Lost(int(s.endpoint), uptime, reason, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil = now.Add(d.Rest).UnixNano()
+	s.restUntil.Store(now.Add(d.Rest).UnixNano())
 	s.set(&transition{at: now, state: health.Backoff, err: reason, next: h.next, lost: true, delay: &d})
 	h.log(evLost, &d, uptime) // before Close, which may wait for a close handshake
+	h.closeHeld()
+}
+
+// replaced publishes Connecting for a connection replaced, not lost, and
+// closes it; the attempt follows at once, on the same endpoint.
+func (h *hand[C]) replaced(reason error, uptime time.Duration) {
+	h.reason = reason // the record's err: Status.Err keeps the last error
+	h.s.set(&transition{state: health.Connecting, err: reason, replaced: true})
+	h.log(evReplaced, nil, uptime)
 	h.closeHeld()
 }
 

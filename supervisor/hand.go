@@ -154,7 +154,7 @@ func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 		*s.logs = logState{}
 	}
 	h.in = inLogger
-	s.writeLog(ev, d, uptime)
+	s.writeLog(ev, d, uptime, h.reason)
 	h.in = ""
 }
 

@@ -19,7 +19,7 @@ const (
 	LogReason   = "reason"   // why the delay is that long: backoff, hint, budget, first-retry
 	LogHint     = "hint"     // the server's hint, when it gave one
 	LogErr      = "err"      // redacted
-	LogUptime   = "uptime"   // how long the lost connection lived
+	LogUptime   = "uptime"   // how long the lost (or replaced) connection lived
 	LogRepeated = "repeated" // how many times in a row this failure happened
 	LogConnects = "connects" // connections established so far
 	LogEndpoint = "endpoint" // the endpoint in use, with several
@@ -62,11 +62,12 @@ const (
 	evConnected
 	evAttemptFailed
 	evLost
+	evReplaced
 	evGaveUp
 	evStopped
 )
 
-func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration) {
+func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration, replacedBy error) {
 	st := &s.status
 	level, msg := slog.LevelInfo, ""
 	attrs := make([]slog.Attr, 0, 10)
@@ -89,6 +90,9 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 	case evLost:
 		level, msg = slog.LevelWarn, "connection lost"
 		attrs = append(attrs, slog.Duration(LogUptime, uptime), slog.String(LogErr, st.Err.Error()))
+	case evReplaced:
+		msg = "connection replaced"
+		attrs = append(attrs, slog.Duration(LogUptime, uptime), slog.String(LogErr, replacedBy.Error()))
 	case evGaveUp:
 		level, msg = slog.LevelError, "gave up"
 		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt), slog.String(LogErr, st.Err.Error()))

@@ -11,14 +11,15 @@ import (
 
 // transition is one state change, made by Run (on its hand) only.
 type transition struct {
-	at      time.Time // when it happened; zero means now
-	state   health.State
-	err     error         // nil keeps the last error
-	next    time.Time     // NextAttempt (Backoff)
-	connect bool          // a new connection is Connected: Connects++, Attempt = 0
-	failed  bool          // an attempt failed: Attempt++, Failures++
-	lost    bool          // an established connection broke: an outage begins
-	delay   *policy.Delay // the wait and its reason, into Backoff
+	at       time.Time // when it happened; zero means now
+	state    health.State
+	err      error         // nil keeps the last error
+	next     time.Time     // NextAttempt (Backoff)
+	connect  bool          // a new connection is Connected: Connects++, Attempt = 0
+	failed   bool          // an attempt failed: Attempt++, Failures++
+	lost     bool          // an established connection broke: an outage begins
+	replaced bool          // it is replaced (ErrReplaced): err goes to the history only
+	delay    *policy.Delay // the wait and its reason, into Backoff
 }
 
 // set publishes t: it updates the Status in place, wakes Conn waiters
@@ -37,21 +38,21 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Since = now
 	}
 	st.State = t.state
-	s.retryable.Store(t.state == health.Backoff && t.delay != nil && cuttable(t.delay)) // RetryNow reads it
+	s.cut.Store(cutBy(t)) // RetryNow and Proven read it
 	if t.state == health.Connecting && s.multi != nil {
 		st.Endpoint = s.multi.names[s.endpoint]
 	}
 	st.NextAttempt = t.next
-	if t.err != nil {
-		st.Err = redact.Error(t.err)
+	err := redact.Error(t.err)
+	if err != nil && !t.replaced {
+		st.Err = err
 	}
 	if t.connect {
 		st.Connects++
 		st.Attempt = 0
 		s.ready = true
 		if !s.outageStart.IsZero() {
-			st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
-			s.outageStart = time.Time{}
+			s.endOutage(now)
 			s.reconnects.add(now)
 		}
 	}
@@ -59,17 +60,18 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Attempt++
 		st.Failures++
 		st.LastFailure = now
+		s.replacing = false // the replacement failed: an outage since it began
 	}
 	if t.lost {
 		st.LastFailure = now
-		s.outageStart = now
 	}
-	if (t.state == health.Stopped || t.state == health.Failed) && !s.outageStart.IsZero() {
-		// Over: the outage ends with the supervisor, it does not grow on.
-		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
-		s.outageStart = time.Time{}
+	if t.lost || t.replaced {
+		s.outageStart, s.replacing = now, t.replaced
 	}
-	s.record(from, t, now)
+	if t.state == health.Stopped || t.state == health.Failed {
+		s.endOutage(now) // over: the outage ends with the supervisor, it does not grow on
+	}
+	s.record(from, t, now, err)
 	if s.changed != nil {
 		close(s.changed)
 		s.changed = nil
@@ -83,13 +85,20 @@ func (s *Supervisor[C]) set(t *transition) {
 	s.mu.Unlock()
 }
 
-// record keeps t in the history ring, the oldest making room. s.mu must
-// be held; s.status is already updated.
-func (s *Supervisor[C]) record(from health.State, t *transition, now time.Time) {
-	e := entry{at: now.UnixNano(), from: uint8(from), to: uint8(t.state), attempt: int32(min(s.status.Attempt, math.MaxInt32)), endpoint: s.status.Endpoint}
-	if t.err != nil {
-		e.err = s.status.Err
+// endOutage ends the outage under way at now (a replacement's counts once
+// an attempt failed). s.mu must be held.
+func (s *Supervisor[C]) endOutage(now time.Time) {
+	if !s.outageStart.IsZero() && !s.replacing {
+		s.status.LongestOutage = max(s.status.LongestOutage, now.Sub(s.outageStart))
 	}
+	s.outageStart, s.replacing = time.Time{}, false
+}
+
+// record keeps t, whose error is err (redacted), in the history ring, the
+// oldest making room. s.mu must be held; s.status is already updated.
+func (s *Supervisor[C]) record(from health.State, t *transition, now time.Time, err error) {
+	e := entry{at: now.UnixNano(), from: uint8(from), to: uint8(t.state), attempt: int32(min(s.status.Attempt, math.MaxInt32)), endpoint: s.status.Endpoint}
+	e.err = err
 	if t.delay != nil {
 		e.delay, e.reason = t.delay.Wait, uint8(t.delay.Reason)+1
 	}
@@ -157,7 +166,7 @@ func (s *Supervisor[C]) fanout(now time.Time) {
 // time of reading filled in. s.mu must be held.
 func (s *Supervisor[C]) snapshot(now time.Time) health.Status {
 	st := s.status
-	if !s.outageStart.IsZero() {
+	if !s.outageStart.IsZero() && !s.replacing {
 		st.LongestOutage = max(st.LongestOutage, now.Sub(s.outageStart))
 	}
 	st.ReconnectsLastMinute = s.reconnects.count(now)

@@ -5,43 +5,66 @@ import (
 	"errors"
 	"time"
 
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/policy"
 )
 
-// errRetryNow is RetryNow's token on the invalid channel: while the
-// supervisor backs off no connection is live, so Invalidate sends nothing
-// there and the channel is free to wake the wait.
+// errRetryNow is RetryNow's and Proven's token on the invalid channel:
+// in Backoff no connection is live, so Invalidate sends nothing there.
 var errRetryNow = errors.New("retry now")
+
+const ( // who may cut the Backoff wait (Supervisor.cut)
+	byNone     int32 = iota // not in Backoff, or a Budget's refusal
+	byProof                 // a server's hint set the wait: Proven only
+	byRetryNow              // the backoff's own wait: RetryNow and Proven
+)
 
 // RetryNow cuts the current Backoff wait short: the next attempt starts at
 // once. It is for a program that learned the other side is back by another
-// path (a query that worked through a pool, a notification from a
-// deployment system), as gRPC's ResetConnectBackoff is. It does nothing in
-// any other state, nor when a server's hint (Retry-After, an overload
-// close code) set the wait or still rests the endpoint it goes to, nor
-// after a Budget's refusal: those the supervisor honours.
+// path (a notification from a deployment system), as gRPC's
+// ResetConnectBackoff is. It does nothing in any other state, nor when a
+// server's hint (Retry-After, an overload close code) set the wait or
+// still rests the endpoint it goes to, nor after a Budget's refusal: those
+// the supervisor honours.
 // The backoff's progression is not reset (StableAfter still decides that).
 // It never blocks and is safe for concurrent use.
-func (s *Supervisor[C]) RetryNow() {
-	if !s.retryable.Load() { // Pool.Do calls it after every query: no lock unless it may act
+func (s *Supervisor[C]) RetryNow() { s.wake(byRetryNow) }
+
+// Proven tells the supervisor the other side serves: the program just
+// used it (a query through a pool the supervisor watches). In Backoff the
+// next attempt starts at once, even when a server's hint set the wait or
+// rests the endpoint (a failure within the hint honours it again); a
+// Budget's refusal stands. It never blocks, nor locks or allocates outside
+// Backoff: call it after every success.
+func (s *Supervisor[C]) Proven() { s.wake(byProof) }
+
+// wake cuts the Backoff wait if by may; a proof ends the rest too.
+func (s *Supervisor[C]) wake(by int32) {
+	if s.cut.Load() < by { // no lock unless it may act
 		return
 	}
 	s.mu.Lock()
-	if s.retryable.Load() { // set under mu: still in that Backoff
+	if s.cut.Load() >= by { // set under mu: still in that Backoff
+		if by == byProof {
+			s.restUntil.Store(0)
+		}
 		select {
 		case s.invalid <- errRetryNow:
-		default: // one token is enough
+		default: // one token is enough: sleepUntil reads restUntil when it wakes
 		}
 	}
 	s.mu.Unlock()
 }
 
-// cuttable reports whether RetryNow may cut the wait d short: not a wait
-// that a server's hint set, nor a Budget's refusal. (One the backoff set
-// while a shorter hint rests the endpoint is cut once the rest is over:
-// sleepUntil.)
-func cuttable(d *policy.Delay) bool {
-	return d.Reason != policy.ReasonHint && d.Reason != policy.ReasonBudget
+// cutBy says who may cut the wait t begins (RetryNow waits for a rest).
+func cutBy(t *transition) int32 {
+	switch {
+	case t.state != health.Backoff || t.delay == nil || t.delay.Reason == policy.ReasonBudget:
+		return byNone
+	case t.delay.Reason == policy.ReasonHint:
+		return byProof
+	}
+	return byRetryNow
 }
 
 // drainRetry drops a RetryNow token that came too late to cut a wait: the
@@ -58,9 +81,9 @@ func (s *Supervisor[C]) drainRetry() {
 	s.mu.Unlock()
 }
 
-// sleepUntil waits until t, or a RetryNow once the endpoint's rest
-// (s.restUntil) is over, or ctx's end; it reports whether the next attempt
-// is due.
+// sleepUntil waits until t, or a token once the endpoint's rest
+// (restUntil) is over, or a late panic, or ctx's end; it reports whether
+// the next attempt is due.
 func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 	d := time.Until(t)
 	if d <= 0 {
@@ -68,20 +91,18 @@ func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return true
-	case <-s.invalid: // RetryNow: no connection is live while it waits
-		if rest := time.Until(time.Unix(0, s.restUntil)); rest > 0 {
-			timer.Reset(rest) // sooner than t: the hint's end, not the backoff's
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				return false
+	for {
+		select {
+		case <-timer.C:
+			return true
+		case tok := <-s.invalid: // no connection is live while it waits
+			rest := time.Until(time.Unix(0, s.restUntil.Load()))
+			if tok != errRetryNow || rest <= 0 {
+				return true
 			}
+			timer.Reset(rest) // sooner than t: the rest's end, not the backoff's; a proof may still end it
+		case <-ctx.Done():
+			return false
 		}
-		return true
-	case <-ctx.Done():
-		return false
 	}
 }

@@ -41,73 +41,62 @@ func TestRetryNowCutsTheWaitShort(t *testing.T) {
 	})
 }
 
-// A RetryNow while Connected (or connecting) does nothing: it does not
-// linger to cut the next outage's wait.
+// cutters are the two ways to cut a Backoff wait.
+var cutters = map[string]func(*running){"RetryNow": (*running).retryNow, "Proven": (*running).proven}
+
+func (r *running) retryNow() { r.RetryNow() }
+func (r *running) proven()   { r.Proven() }
+
+// A RetryNow or a Proven while Connected (or connecting) does nothing: it
+// does not linger to cut the next outage's wait.
 func TestRetryNowOutsideBackoffDoesNothing(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := &fake{}
-		r := start(t, f, exponential(time.Minute, time.Hour))
-		r.untilConnected(t)
-		r.RetryNow()
-		synctest.Wait()
-		require.Equal(t, health.Connected, r.Status().State, "RetryNow broke a live connection")
-		f.mu.Lock()
-		c := f.conns[0]
-		f.mu.Unlock()
-		c.broken <- errRefused // flapping (up for no time): the backoff's wait, a minute
-		synctest.Wait()
-		st := r.Status()
-		require.Equal(t, health.Backoff, st.State)
-		require.GreaterOrEqual(t, time.Until(st.NextAttempt), time.Minute)
-		assert.ErrorContains(t, st.Err, errRefused.Error(), "the loss's reason is the connection's")
-		time.Sleep(30 * time.Second)
-		starts, _, _, _ := f.snapshot()
-		assert.Len(t, starts, 1, "a RetryNow made while Connected cut a later wait")
-		assert.NoError(t, r.stop())
-	})
-}
-
-// A wait a server's hint set, or a Budget's refusal, is honoured.
-func TestRetryNowHonoursHints(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		f := &fake{results: []error{backoff.RetryAfter(errRefused, 2*time.Hour)}}
-		o := exponential(time.Minute, time.Hour)
-		o.MaxHint = 3 * time.Hour
-		r := start(t, f, o)
-		synctest.Wait()
-		require.Equal(t, health.Backoff, r.Status().State)
-		r.RetryNow()
-		time.Sleep(time.Hour)
-		starts, _, _, _ := f.snapshot()
-		assert.Len(t, starts, 1, "RetryNow cut a Retry-After wait")
-		assert.NoError(t, r.stop())
-	})
-}
-
-func TestRetryNowHonoursTheBudget(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		budget, err := backoff.NewBudget(0.001, 1) // one retry, then refusals
-		require.NoError(t, err)
-		f := &fake{results: []error{errRefused, errRefused, errRefused}}
-		o := exponential(time.Second, time.Hour)
-		o.Budget = budget
-		r := start(t, f, o)
-		for range 10 {
+	for name, cut := range cutters {
+		synctest.Test(t, func(t *testing.T) {
+			f := &fake{}
+			r := start(t, f, exponential(time.Minute, time.Hour))
+			r.untilConnected(t)
+			cut(r)
 			synctest.Wait()
-			if st := r.Status(); st.State == health.Backoff && time.Until(st.NextAttempt) > 30*time.Minute {
-				break // the Budget refused: Cap
+			require.Equal(t, health.Connected, r.Status().State, "%s broke a live connection", name)
+			f.last().broken <- errRefused // flapping (up for no time): the backoff's wait, a minute
+			synctest.Wait()
+			st := r.Status()
+			require.Equal(t, health.Backoff, st.State)
+			require.GreaterOrEqual(t, time.Until(st.NextAttempt), time.Minute)
+			assert.ErrorContains(t, st.Err, errRefused.Error(), "the loss's reason is the connection's")
+			time.Sleep(30 * time.Second)
+			assert.Empty(t, attemptsAfter(f), "a %s made while Connected cut a later wait", name)
+			assert.NoError(t, r.stop())
+		})
+	}
+}
+
+// Neither RetryNow nor Proven cuts the wait of a Budget's refusal.
+func TestRetryNowHonoursTheBudget(t *testing.T) {
+	for name, cut := range cutters {
+		synctest.Test(t, func(t *testing.T) {
+			budget, err := backoff.NewBudget(0.001, 1) // one retry, then refusals
+			require.NoError(t, err)
+			f := &fake{results: []error{errRefused, errRefused, errRefused}}
+			o := exponential(time.Second, time.Hour)
+			o.Budget = budget
+			r := start(t, f, o)
+			for range 10 {
+				synctest.Wait()
+				if st := r.Status(); st.State == health.Backoff && time.Until(st.NextAttempt) > 30*time.Minute {
+					break // the Budget refused: Cap
+				}
+				time.Sleep(time.Until(r.Status().NextAttempt))
 			}
-			time.Sleep(time.Until(r.Status().NextAttempt))
-		}
-		st := r.Status()
-		require.Greater(t, time.Until(st.NextAttempt), 30*time.Minute, "the Budget refused a retry")
-		before, _, _, _ := f.snapshot()
-		r.RetryNow()
-		time.Sleep(10 * time.Minute)
-		starts, _, _, _ := f.snapshot()
-		assert.Len(t, starts, len(before), "RetryNow cut the wait of a Budget's refusal")
-		assert.NoError(t, r.stop())
-	})
+			st := r.Status()
+			require.Greater(t, time.Until(st.NextAttempt), 30*time.Minute, "the Budget refused a retry")
+			before := attemptsAfter(f)
+			cut(r)
+			time.Sleep(10 * time.Minute)
+			assert.Equal(t, before, attemptsAfter(f), "%s cut the wait of a Budget's refusal", name)
+			assert.NoError(t, r.stop())
+		})
+	}
 }
 
 // A wait the backoff set, while a server's shorter hint rests the

@@ -21,6 +21,11 @@ var (
 	ErrAlreadyStarted = errors.New("supervisor already started")
 	ErrInvalidated    = errors.New("connection invalidated") // Invalidate(conn, nil)
 	ErrLost           = errors.New("connection lost")        // Watch returned nil
+	// ErrReplaced, wrapped by why a working connection ended (Invalidate's
+	// err, Watch's, Classify's), has it replaced, not lost: closed and
+	// dialed again at once, a reconnect but no loss, failure or outage
+	// unless that attempt fails. Not for one the server ended.
+	ErrReplaced = errors.New("connection replaced")
 	// ErrPanicked is wrapped by Run's error when a callback panicked (the
 	// value and the stack, redacted); Run then panics again with the value.
 	ErrPanicked = errors.New("callback panicked")
@@ -55,15 +60,15 @@ type Supervisor[C comparable] struct {
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
-	retryable atomic.Bool   // set under mu: in a Backoff wait that RetryNow may cut (see cuttable)
+	cut       atomic.Int32  // set under mu: who may cut the Backoff wait (cutBy)
+	restUntil atomic.Int64  // UnixNano until when the next attempt's endpoint rests (a hint), set by Run; Proven ends it
 	done      chan struct{} // closed when Run has returned; then failErr is Run's result
 
 	// Run owns these (its goroutine, or its hand while that one waits).
-	policy    *policy.Policy
-	logs      *logState // with a Logger
-	failures  int32     // consecutive failed attempts
-	endpoint  int32     // the endpoint of the next or current attempt
-	restUntil int64     // UnixNano until when that endpoint rests (a hint): RetryNow waits for it
+	policy   *policy.Policy
+	logs     *logState // with a Logger
+	failures int32     // consecutive failed attempts
+	endpoint int32     // the endpoint of the next or current attempt
 
 	mu          sync.Mutex
 	status      health.Status
@@ -72,6 +77,7 @@ type Supervisor[C comparable] struct {
 	cancelWatch context.CancelCauseFunc // ends live's Watch; Invalidate calls it
 	ready       bool                    // live is Connected
 	over        bool                    // the final Status (Stopped or Failed) was published: subscriptions are closed
+	replacing   bool                    // outageStart is a replacement's (ErrReplaced): an outage only once an attempt failed
 	failErr     error                   // Run's error when Failed, set before the final Status
 	outageStart time.Time               // when the current outage began; zero when none
 	reconnects  window                  // reconnects over the last minute
@@ -193,11 +199,11 @@ func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
 
 // Invalidate tells the supervisor that conn failed (a read returned EOF, a
 // query failed with a connection error): it closes conn and reconnects. err
-// is the reason shown in Status (nil means ErrInvalidated). A Watcher's
-// Watch sees its ctx end; a conn invalidated while OnConnect still runs is
-// dropped as soon as OnConnect returns. A conn that is not the live one,
-// already replaced or closed, is ignored, so any number of goroutines can
-// report the same failure. It never blocks.
+// is the reason shown in Status (nil means ErrInvalidated; ErrReplaced, no
+// loss). A Watcher's Watch sees its ctx end; a conn invalidated while
+// OnConnect still runs is dropped as soon as OnConnect returns. A conn that
+// is not the live one, already replaced or closed, is ignored, so any
+// number of goroutines can report the same failure. It never blocks.
 func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	var zero C
 	if conn == zero {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -33,10 +32,10 @@ type Conn struct {
 // ordinary SQL error keeps it. The caller's own deadline or cancellation
 // is no connection error: pgx closes the connection it interrupted (with
 // its default context handler; a cancel-request handler keeps it, and so
-// does Do), and Do has it replaced at once, without the backoff's wait.
-// Do returns f's error as is, or why f did not run: ctx ended while it
-// waited ("conn busy", or no connection), or the supervisor stopped or
-// gave up.
+// does Do), and Do has it replaced at once (supervisor.ErrReplaced), with
+// no Backoff, failure or outage in the Status. Do returns f's error as
+// is, or why f did not run: ctx ended while it waited ("conn busy", or no
+// connection), or the supervisor stopped or gave up.
 func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Conn) error) error {
 	if err := c.take(ctx); err != nil {
 		return err
@@ -50,7 +49,8 @@ func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Con
 	switch closed := conn.IsClosed(); {
 	case callerEnded(ctx, err):
 		if closed {
-			c.replace(conn, err)
+			c.Invalidate(conn, fmt.Errorf("postgres: pgx closed the connection as its caller's context ended a query (%w): %w",
+				err, supervisor.ErrReplaced))
 		}
 	case closed || IsConnError(err):
 		c.Invalidate(conn, err)
@@ -95,32 +95,3 @@ func (c *Conn) take(ctx context.Context) error {
 }
 
 func (c *Conn) give() { <-c.turn }
-
-// replace has conn, which pgx closed when its caller's ctx interrupted a
-// query, replaced: it is invalidated, and the Backoff wait that follows is
-// cut short (RetryNow) as soon as the supervisor is in it. The health
-// channel says when; it ends at Stopped or Failed.
-func (c *Conn) replace(conn *pgx.Conn, err error) {
-	ch, stop := c.Subscribe()
-	defer stop()
-	c.Invalidate(conn, fmt.Errorf("postgres: its caller's context ended a query, and pgx closed the connection: %w", err))
-	done, cancel := context.WithCancel(context.Background())
-	cancel()
-	if live, err := c.Supervisor.Conn(done); err == nil && live != conn {
-		return // conn was replaced already
-	}
-	first := true
-	var connects uint64
-	for st := range ch {
-		if first {
-			first, connects = false, st.Connects
-		}
-		switch {
-		case st.State == health.Backoff:
-			c.RetryNow()
-			return
-		case st.State != health.Connected || st.Connects != connects:
-			return
-		}
-	}
-}

@@ -94,10 +94,11 @@ func TestConnDoWaitsForItsTurnWithItsContext(t *testing.T) {
 
 // TestConnCallerDeadline: a caller's deadline (100ms) interrupts a query
 // of a Conn with the supervisor's default backoff (1s and up). pgx closes
-// that connection, as it does: the Conn replaces it at once, not after a
-// backoff delay, and the next caller's query works. The readiness dip is
-// logged. With pgx's cancel-request handler (Configure) pgx keeps the
-// connection: then nothing changes, the same backend answers.
+// that connection, as it does: the Conn has it replaced at once, without a
+// loss (Connected, Connecting, Connected: no Backoff, no failure, no
+// outage), and the next caller's query works on a new backend. With pgx's
+// cancel-request handler (Configure) pgx keeps the connection: then
+// nothing changes, the same backend answers.
 func TestConnCallerDeadline(t *testing.T) {
 	interrupt := func(t *testing.T, s *postgres.Conn) error {
 		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -119,28 +120,29 @@ func TestConnCallerDeadline(t *testing.T) {
 		require.NoError(t, err)
 		start(t, s)
 		before := pid(t, s)
-		rec := testkit.Record(s)
 		began := time.Now()
 		err = interrupt(t, s)
 		require.ErrorIs(t, err, context.DeadlineExceeded)
 		after := pid(t, s)
 		took := time.Since(began)
-		states := rec.Stop()
 		assert.NotEqual(t, before, after, "the connection pgx closed was handed out again")
 		h := s.History()
-		loss := lossOf(t, h)
-		var back time.Time
+		var path []health.State
 		for _, tr := range h {
-			if tr.From == health.Backoff && tr.At.After(loss.At) {
-				back = tr.At
-				break
-			}
+			path = append(path, tr.To)
 		}
-		require.False(t, back.IsZero(), "%+v", h)
-		t.Logf("caller's deadline: states %v, not ready for %v (planned wait %v, cut), next query %v after the interrupted one began",
-			states, connectedAt(t, h, "").Sub(loss.At).Round(time.Microsecond), loss.Delay.Round(time.Millisecond), took.Round(time.Millisecond))
-		assert.Less(t, back.Sub(loss.At), loss.Delay, "the Conn waited out its backoff to replace a connection its caller interrupted")
-		assert.ErrorIs(t, loss.Err, context.DeadlineExceeded)
+		require.Equal(t, []health.State{health.Connecting, health.Connected, health.Connecting, health.Connected}, path, "%+v", h)
+		assert.ErrorIs(t, h[2].Err, supervisor.ErrReplaced)
+		assert.ErrorIs(t, h[2].Err, context.DeadlineExceeded)
+		st := s.Status()
+		assert.Zero(t, st.Failures)
+		assert.Zero(t, st.LastFailure, "a caller's deadline counted as a failure")
+		assert.Zero(t, st.LongestOutage, "a caller's deadline counted as an outage")
+		assert.NoError(t, st.Err)
+		assert.EqualValues(t, 2, st.Connects)
+		assert.Equal(t, 1, st.ReconnectsLastMinute)
+		t.Logf("caller's deadline: %v, not ready for %v, next query %v after the interrupted one began",
+			path[1:], h[3].At.Sub(h[2].At).Round(time.Microsecond), took.Round(time.Millisecond))
 	})
 	t.Run("pgx keeps it", func(t *testing.T) {
 		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Configure: func(cfg *pgx.ConnConfig) {

@@ -78,7 +78,9 @@
 // Pool.Do makes the Pool's health Backoff only then. A caller's own
 // deadline or cancellation is never a connection loss in either Do: pgx
 // closes the connection it interrupted (its default context handler), a
-// Pool drops it and goes on, a Conn replaces it at once.
+// Pool drops it and goes on, a Conn replaces it at once
+// (supervisor.ErrReplaced: Connecting, then Connected, with no Backoff and
+// no failure or outage in its Status).
 //
 // # Pool health and Pool.Do
 //
@@ -94,8 +96,8 @@
 // pgxpool drops it, and the Pool pings soon. Pool.Do does not wait for
 // Connected: while the Pool is in Backoff its queries dial, so they work
 // as soon as the database does, and the first that works ends the Backoff
-// wait (unless a 53300 hint set it: the supervisor honours hints). Its
-// errors are safe to log (see Secrets).
+// wait, even one a 53300 hint set: it proves the server serves again
+// (supervisor's Proven). Its errors are safe to log (see Secrets).
 //
 // # Conn.Do
 //

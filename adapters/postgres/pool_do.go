@@ -29,9 +29,9 @@ import (
 //
 // Do does not wait for the Pool to be Connected: while it is in Backoff,
 // the acquire dials as pgxpool does, so queries work as soon as the
-// database does, and the first one that works ends the Backoff wait (the
-// Pool pings at once, and readiness follows within that ping's round
-// trip), unless the server's 53300 hint set that wait. It waits only for
+// database does, and the first one that works ends the Backoff wait, a
+// server's 53300 hint too (supervisor's Proven): the Pool pings at once,
+// and readiness follows within that ping's round trip. It waits only for
 // the pool to exist (the first attempt makes it) and fails at once once
 // the Pool has stopped or given up.
 //
@@ -53,10 +53,11 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 	err = f(ctx, conn)
 	switch {
 	case !conn.Conn().IsClosed():
-		// The database answered (with rows, or with an SQL error), so a
-		// Pool in Backoff tries again at once rather than at the end of
-		// its wait (supervisor's RetryNow).
-		p.sup.RetryNow()
+		// The database answered (with rows, or with an SQL error): proof
+		// that a Pool in Backoff can serve, so it pings at once, with
+		// this connection free for the ping.
+		conn.Release()
+		p.sup.Proven()
 	case callerEnded(ctx, err):
 		p.c.interrupted(conn.Conn().PgConn())
 	case IsConnError(err):

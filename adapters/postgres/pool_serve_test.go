@@ -219,3 +219,39 @@ func TestPoolCallerDeadlineIsNotALoss(t *testing.T) {
 	assert.Equal(t, []health.State{health.Connected}, rec.Stop(), "a caller's deadline changed the health")
 	assert.EqualValues(t, 1, p.Status().Connects)
 }
+
+// TestPoolIsReadyAtTheFirstQueryThatWorks: a Pool whose first attempt a
+// full server refused with 53300 waits that hint (a minute here) in
+// Backoff. A slot frees and a query through Do works: proof that the
+// database serves, so the Pool is Connected again at once (one ping), not
+// at the hint's end.
+func TestPoolIsReadyAtTheFirstQueryThatWorks(t *testing.T) {
+	t.Parallel()
+	const hint = time.Minute
+	c := pgtest.Start(t, pgtest.Options{Settings: map[string]string{"max_connections": "2", "superuser_reserved_connections": "0"}})
+	held := c.Connect(t)
+	c.Connect(t)
+	p, err := postgres.NewPool(c.DSN("application_name", "proven"), postgres.PoolOptions{
+		TooManyConnectionsHint: hint, Supervisor: supervisor.Settings{Backoff: fast}})
+	require.NoError(t, err)
+	start(t, p)
+	refused := testkit.WaitStatus(t, p, 10*time.Second, "a 53300 refusal", testkit.InState(health.Backoff))
+	require.ErrorContains(t, refused.Err, "53300")
+	require.GreaterOrEqual(t, refused.NextAttempt.Sub(refused.Since), hint-time.Second, "the hint set the wait")
+
+	require.NoError(t, held.Close(t.Context())) // a slot frees once its backend has exited
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	for err := p.Do(ctx, selectOne); err != nil; err = p.Do(ctx, selectOne) {
+		var pg *pgconn.PgError
+		require.ErrorAs(t, err, &pg, "a query failed otherwise: %v", err)
+		require.Equal(t, "53300", pg.Code)
+	}
+	worked := time.Now()
+	testkit.WaitStatus(t, p, 10*time.Second, "ready again", testkit.InState(health.Connected))
+	ready := connectedAt(t, p.History(), "")
+	t.Logf("ready again %v after the first query that worked (the hint's wait had %v left)",
+		ready.Sub(worked).Round(time.Microsecond), refused.NextAttempt.Sub(worked).Round(time.Millisecond))
+	assert.True(t, ready.Before(refused.NextAttempt), "ready only at the hint's end")
+	assert.EqualValues(t, 1, p.Status().Connects)
+}

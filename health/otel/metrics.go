@@ -60,7 +60,7 @@ func New(r *health.Registry, meter metric.Meter) (*Metrics, error) {
 	m.failures = counter("redial.connection.failures", "{attempt}", "Connection attempts that failed.")
 	m.next = seconds("redial.connection.next_attempt", "Seconds until the next connection attempt; 0 when none is planned.")
 	m.uptime = seconds("redial.connection.uptime", "Seconds the current connection has been established; 0 when down.")
-	m.reconnects = gauge("redial.connection.reconnects", "{connection}", "Connections re-established after a loss in the last minute.")
+	m.reconnects = gauge("redial.connection.reconnects", "{connection}", "Connections re-established after a loss or a replacement in the last minute.")
 	m.outage = seconds("redial.connection.longest_outage", "Longest time without a connection after a loss, the current outage included.")
 	for _, err := range errs {
 		if err != nil {

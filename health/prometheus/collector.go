@@ -35,7 +35,7 @@ func New(r *health.Registry) (*Collector, error) {
 		failures:   prometheus.NewDesc("redial_connect_failures_total", "Connection attempts that failed.", name, nil),
 		next:       prometheus.NewDesc("redial_next_attempt_seconds", "Seconds until the next connection attempt; 0 when none is planned.", name, nil),
 		uptime:     prometheus.NewDesc("redial_connection_uptime_seconds", "Seconds the current connection has been established; 0 when down.", name, nil),
-		reconnects: prometheus.NewDesc("redial_reconnects_last_minute", "Connections re-established after a loss in the last minute.", name, nil),
+		reconnects: prometheus.NewDesc("redial_reconnects_last_minute", "Connections re-established after a loss or a replacement in the last minute.", name, nil),
 		outage:     prometheus.NewDesc("redial_longest_outage_seconds", "Longest time without a connection after a loss, the current outage included.", name, nil),
 	}, nil
 }

@@ -126,7 +126,7 @@ func TestCollectorFollowsASupervisor(t *testing.T) {
 # HELP redial_longest_outage_seconds Longest time without a connection after a loss, the current outage included.
 # TYPE redial_longest_outage_seconds gauge
 redial_longest_outage_seconds{name="db"} 3
-# HELP redial_reconnects_last_minute Connections re-established after a loss in the last minute.
+# HELP redial_reconnects_last_minute Connections re-established after a loss or a replacement in the last minute.
 # TYPE redial_reconnects_last_minute gauge
 redial_reconnects_last_minute{name="db"} 1
 `), "redial_longest_outage_seconds", "redial_reconnects_last_minute"))
