@@ -12,7 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -88,7 +88,7 @@ func roundTrip(conn net.Conn, r *bufio.Reader, msg string) error {
 // those in not.
 func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 	t.Helper()
-	timeout := time.NewTimer(tcptest.Wait)
+	timeout := time.NewTimer(testkit.Wait)
 	defer timeout.Stop()
 	for {
 		select {
@@ -97,7 +97,7 @@ func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 				return c
 			}
 		case <-timeout.C:
-			require.FailNow(t, "no round trip on a new connection", "within %v", tcptest.Wait)
+			require.FailNow(t, "no round trip on a new connection", "within %v", testkit.Wait)
 		}
 	}
 }

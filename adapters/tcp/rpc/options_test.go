@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -68,9 +68,9 @@ func TestNewCopiesHandlers(t *testing.T) {
 		*reply = "changed"
 		return nil
 	}
-	tcptest.Run(t, c)
+	testkit.Run(t, c)
 	var reply string
-	require.NoError(t, c.Call(tcptest.CtxWait(t), "Server.CallBack", "x", &reply))
+	require.NoError(t, c.Call(testkit.CtxWait(t), "Server.CallBack", "x", &reply))
 	assert.Equal(t, "hello x", reply)
 }
 
