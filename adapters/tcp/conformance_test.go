@@ -131,4 +131,3 @@ func writeUntilBroken(ctx context.Context, conn net.Conn) error {
 		}
 	}
 }
-

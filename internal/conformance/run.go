@@ -155,4 +155,7 @@ func (r *recorder) Fatal(args ...any)                 { r.Error(args...); runtim
 func (r *recorder) Fatalf(format string, args ...any) { r.Errorf(format, args...); runtime.Goexit() }
 func (r *recorder) SkipNow()                          { r.fail("skipped"); runtime.Goexit() }
 func (r *recorder) Skip(args ...any)                  { r.fail(fmt.Sprintln(args...)); runtime.Goexit() }
-func (r *recorder) Skipf(format string, args ...any)  { r.fail(fmt.Sprintf(format, args...)); runtime.Goexit() }
+func (r *recorder) Skipf(format string, args ...any) {
+	r.fail(fmt.Sprintf(format, args...))
+	runtime.Goexit()
+}
