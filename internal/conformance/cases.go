@@ -155,6 +155,7 @@ func secretsAfterRun(t testing.TB, h Harness) {
 	o, secrets := secretOptions(&logs)
 	r := start(t, h, srv, o)
 	until(t, r.c, "connected", connected(1))
+	r.reading(t, h)
 	require.NoError(t, r.stop())
 	checkShown(t, srv, r, &logs, secrets)
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -72,8 +73,10 @@ func startReading(t testing.TB, h Harness, srv Server, o Options, streams []Stre
 	return r
 }
 
-// stop ends Run, then the streams (the order messages.go recommends: the
-// close handshake first), and returns Run's error.
+// stop ends Run and returns its error. The streams end by themselves once
+// Run returned, as DESIGN says they do at Stopped: their ctx is not
+// ended, so a stream yields whatever Run's goodbye brought (the order
+// messages.go recommends).
 func (r *running) stop() error {
 	r.t.Helper()
 	r.stopWithin(wait, r.t.Fatalf)
@@ -81,12 +84,12 @@ func (r *running) stop() error {
 }
 
 func (r *running) stopWithin(d time.Duration, fail func(string, ...any)) {
+	defer r.stopRd()
 	r.cancel()
 	if !within(r.ended, d) {
 		fail("Run did not return within %v after its ctx ended", d)
 		return
 	}
-	r.stopRd()
 	for _, rd := range r.readers {
 		if !within(rd.done, d) {
 			fail("the %s loop did not end within %v after Run returned", rd.name, d)
@@ -213,6 +216,17 @@ func (rd *reader) waitFor(t testing.TB, what string, ok func([]event) bool) {
 			return
 		case <-timeout.C:
 			t.Fatalf("the %s loop yielded no %s within %v", rd.name, what, wait)
+		}
+	}
+}
+
+// reading waits until the program's loop reads the connection: it yielded
+// the connection's greeting, when its stream greets.
+func (r *running) reading(t testing.TB, h Harness) {
+	t.Helper()
+	for i, rd := range r.readers {
+		if h.Streams[i].Greets {
+			rd.waitFor(t, "an item", func(ev []event) bool { return slices.ContainsFunc(ev, func(e event) bool { return e.err == nil }) })
 		}
 	}
 }

@@ -1,9 +1,11 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -216,4 +218,30 @@ func (e *HTTPEcho) Refuse(w http.ResponseWriter, r *http.Request, code int) {
 	fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; echo=%s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, text, r.Header.Get(TokenHeader)+part(r.Header.Get("Cookie"), "; ", QueryKey), len(text), text)
 	_ = rw.Flush()
+}
+
+// Target returns the url and header an HTTP-based adapter's client of srv
+// is given: with o.Secrets, in its userinfo, query and Cookie.
+func Target(o Options, srv Server, scheme, path string) (string, http.Header) {
+	addr := srv.(*HTTPServer).Addr
+	if o.Secrets == nil {
+		return scheme + "://" + addr + path, nil
+	}
+	return o.Secrets.URL(scheme, addr, path), o.Secrets.Header()
+}
+
+// BeforeConnect is an HTTP-based adapter's BeforeConnect that calls f and
+// sets TokenHeader to the credential it returns; nil when f is.
+func BeforeConnect(f func(context.Context) (string, error)) func(context.Context, *url.URL, http.Header) error {
+	if f == nil {
+		return nil
+	}
+	return func(ctx context.Context, _ *url.URL, h http.Header) error {
+		tok, err := f(ctx)
+		if err != nil {
+			return err
+		}
+		h.Set(TokenHeader, tok)
+		return nil
+	}
 }

@@ -85,23 +85,23 @@ func runPattern(name string) string {
 	return strings.Join(parts, "/")
 }
 
-// summary returns the lines of a child's output that say why it failed.
+// summary returns what a child's output says of why it failed: its
+// panic, or its failures' Error and Messages lines.
 func summary(out string) string {
 	var keep []string
 	for line := range strings.Lines(out) {
-		l := strings.TrimSpace(line)
-		if strings.HasPrefix(l, "panic:") || strings.HasPrefix(l, "Error:") || strings.HasPrefix(l, "Messages:") ||
-			strings.Contains(l, ".go:") && !strings.HasPrefix(l, "/") && !strings.Contains(l, "+0x") {
+		l := strings.Join(strings.Fields(line), " ")
+		if strings.HasPrefix(l, "panic:") || strings.HasPrefix(l, "Error:") || strings.HasPrefix(l, "Messages:") {
 			keep = append(keep, l)
 		}
-		if len(keep) == 6 {
+		if len(keep) == 4 {
 			break
 		}
 	}
 	if len(keep) == 0 {
-		return "no output says why; exit status non-zero"
+		return "its output says nothing more; it exited non-zero"
 	}
-	return strings.Join(keep, " | ")
+	return strings.Join(keep, " ")
 }
 
 // runApart runs the known failure c on a TB that records failures instead
@@ -136,8 +136,24 @@ func (r *recorder) fail(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.failed {
-		r.failed, r.first = true, strings.TrimSpace(msg)
+		r.failed, r.first = true, condense(msg)
 	}
+}
+
+// condense keeps what a testify message says: the first line of its
+// Error and of its Messages.
+func condense(msg string) string {
+	var keep []string
+	for line := range strings.Lines(msg) {
+		l := strings.TrimSpace(line)
+		if strings.HasPrefix(l, "Error:") || strings.HasPrefix(l, "Messages:") {
+			keep = append(keep, strings.Join(strings.Fields(l), " "))
+		}
+	}
+	if len(keep) == 0 {
+		return strings.TrimSpace(msg)
+	}
+	return strings.Join(keep, " ")
 }
 
 func (r *recorder) result() (string, bool) {

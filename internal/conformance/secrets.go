@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,17 +128,29 @@ func (s *shown) err(where string, err error) {
 	s.text(where+" (every string in its chain)", strings.Join(reachableStrings(err), "\n"))
 }
 
-// check fails t for every form of a secret that was shown.
+// check fails t once for every form of a secret that was shown, saying
+// where and showing the first text.
 func (s *shown) check(t testing.TB, secrets *Secrets) {
 	t.Helper()
-	forms := secrets.forms()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for i, text := range s.texts {
-		for _, f := range forms {
+	for _, f := range secrets.forms() {
+		var where []string
+		first := ""
+		for i, text := range s.texts {
 			if strings.Contains(text, f.text) {
-				t.Errorf("%s shows the %s (%s): %s", s.where[i], f.secret, f.name, excerpt(text, f.text))
+				if first == "" {
+					first = excerpt(text, f.text)
+				}
+				w, _, _ := strings.Cut(s.where[i], " %") // Status.Err %+v is Status.Err
+				w, _, _ = strings.Cut(w, " (every")
+				if !slices.Contains(where, w) {
+					where = append(where, w)
+				}
 			}
+		}
+		if len(where) > 0 {
+			t.Errorf("the %s (%s) is shown in %s: %s", f.secret, f.name, strings.Join(where, ", "), first)
 		}
 	}
 }
