@@ -161,8 +161,8 @@ func secretsAfterRun(t testing.TB, h Harness) {
 }
 
 // secretsCallbacks: the program's own callbacks fail with texts that hold
-// its secrets — OnConnect naming the url's query value, BeforeConnect
-// naming the credential it set before — as a program's errors do.
+// its secrets — BeforeConnect naming the credential it set before,
+// OnConnect naming the url's query value — as a program's errors do.
 // Nothing shows a secret.
 func secretsCallbacks(t testing.TB, h Harness) {
 	srv := h.Start(t)
@@ -172,13 +172,14 @@ func secretsCallbacks(t testing.TB, h Harness) {
 	o.Secrets = secrets
 	calls := 0 // BeforeConnect and OnConnect run one at a time
 	o.BeforeConnect = func(context.Context) (string, error) {
-		calls++
-		if calls == 2 {
+		if calls++; calls == 2 {
 			return "", fmt.Errorf("token refresh failed: %s was revoked", secrets.Tokens()[0])
 		}
 		return secrets.Token(), nil
 	}
+	failures := uint64(2) // the refused first attempt, BeforeConnect's
 	if h.has("on-connect") {
+		failures++
 		subscribed := 0
 		o.OnConnect = func(context.Context) error {
 			if subscribed++; subscribed == 1 {
@@ -187,14 +188,17 @@ func secretsCallbacks(t testing.TB, h Harness) {
 			return nil
 		}
 	}
+	srv.Refuse(false)
 	r := start(t, h, srv, o)
+	until(t, r.c, "BeforeConnect's failure", func(st health.Status) bool { return st.Attempt >= 2 })
+	srv.Serve()
 	until(t, r.c, "connected after the callbacks' failures", connected(1))
 	require.NoError(t, r.stop())
 	var s shown
 	r.show(&s)
 	s.text("the log", logs.String())
 	s.check(t, secrets)
-	assert.GreaterOrEqual(t, r.c.Status().Failures, uint64(1), "no callback failed: this case could not fail")
+	assert.GreaterOrEqual(t, r.c.Status().Failures, failures, "not every callback failed: this case could not fail")
 }
 
 // panicValue is what a case's callback panics with.

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -14,11 +15,13 @@ import (
 // HTTPServer is a net/http server on 127.0.0.1 with the behaviours of a
 // Server, for the harnesses of the HTTP-based adapters; the protocol's
 // handler (Handle) serves what it does not refuse. It refuses with 503
-// (retried) or 404 (given up on, even with a BeforeConnect), and each
+// (retried) or ForGood (given up on, even with a BeforeConnect), and each
 // refusal's status line, Content-Type and body echo the request.
 type HTTPServer struct {
 	Addr string
 	Echo HTTPEcho
+	// ForGood is the status of the refusal for good; 0 means 404.
+	ForGood int
 	// Handle serves a request the server does not refuse. It must return
 	// when the connection breaks, and end the stream the protocol's way
 	// when closing is closed; while stalled is closed it answers nothing.
@@ -108,7 +111,7 @@ func (s *HTTPServer) Refuse(permanent bool) {
 	defer s.mu.Unlock()
 	s.refusal = http.StatusServiceUnavailable
 	if permanent {
-		s.refusal = http.StatusNotFound
+		s.refusal = cmp.Or(s.ForGood, http.StatusNotFound)
 	}
 }
 
@@ -215,8 +218,10 @@ func (e *HTTPEcho) Refuse(w http.ResponseWriter, r *http.Request, code int) {
 		return
 	}
 	defer conn.Close()
-	fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; echo=%s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
-		code, text, r.Header.Get(TokenHeader)+part(r.Header.Get("Cookie"), "; ", QueryKey), len(text), text)
+	contentType := fmt.Sprintf("text/plain; %s; t=%s", part(r.Header.Get("Cookie"), "; ", QueryKey), e.firstToken(r))
+	e.Sent(contentType)
+	fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+		code, text, contentType, len(text), text)
 	_ = rw.Flush()
 }
 
