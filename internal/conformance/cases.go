@@ -140,7 +140,7 @@ func secretsClosed(t testing.TB, h Harness) {
 	srv.Close()
 	until(t, r.c, "connected again", connected(2))
 	for _, rd := range r.readers {
-		rd.waitFor(t, "the break's error", hasError)
+		rd.waitFor(t, "error for the break", hasError)
 	}
 	require.NoError(t, r.stop())
 	checkShown(t, srv, r, &logs, secrets)
@@ -162,7 +162,7 @@ func secretsAfterRun(t testing.TB, h Harness) {
 
 // secretsCallbacks: the program's own callbacks fail with texts that hold
 // its secrets — BeforeConnect naming the credential it set before,
-// OnConnect naming the url's query value — as a program's errors do.
+// OnConnect naming the one it set last — as a program's errors do.
 // Nothing shows a secret.
 func secretsCallbacks(t testing.TB, h Harness) {
 	srv := h.Start(t)
@@ -183,7 +183,8 @@ func secretsCallbacks(t testing.TB, h Harness) {
 		subscribed := 0
 		o.OnConnect = func(context.Context) error {
 			if subscribed++; subscribed == 1 {
-				return fmt.Errorf("subscribe: session %s refused", secrets.Query)
+				tokens := secrets.Tokens()
+				return fmt.Errorf("subscribe: token %s not accepted", tokens[len(tokens)-1])
 			}
 			return nil
 		}
@@ -319,6 +320,7 @@ func orderStopped(t testing.TB, h Harness) {
 	until(t, r.c, "connected", connected(1))
 	ch, unsub := r.c.Subscribe()
 	defer unsub()
+	r.stopReaders(wait, t.Fatalf)
 	r.cancel()
 	var last health.Status
 	for st := range ch {
@@ -393,6 +395,7 @@ func timeoutIn(callback string) func(testing.TB, Harness) {
 		assert.True(t, errors.Is(st.Err, context.DeadlineExceeded) || strings.Contains(st.Err.Error(), "timed out"),
 			"the error does not say the attempt timed out: %v", st.Err)
 		testkit.WaitStatus(t, r.c, bound, "a second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+		r.stopReaders(wait, t.Fatalf)
 		r.cancel()
 		if !within(r.ended, bound) {
 			t.Fatalf("Run did not return within %v after its ctx ended, while the %s callback blocked", bound, callback)
@@ -411,15 +414,22 @@ func closeOnce(ch chan struct{}) {
 
 // noLeak: once Run returned and the streams ended, nothing the client
 // started is left running: no goroutine, no connection (the server's
-// handler of it would be left).
+// handler of it would be left) — stopped while connected, and stopped
+// after its server was killed.
 func noLeak(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	leftover := goleak.IgnoreCurrent()
 	var logs testkit.Buffer
 	r := start(t, h, srv, defaults(&logs))
 	until(t, r.c, "connected", connected(1))
-	srv.Close()
-	until(t, r.c, "connected again", connected(2))
+	r.reading(t, h)
+	require.NoError(t, r.stop())
+	goleak.VerifyNone(t, leftover)
+
+	r = start(t, h, srv, defaults(&logs))
+	until(t, r.c, "connected", connected(1))
+	srv.Kill()
+	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.Attempt >= 1 })
 	require.NoError(t, r.stop())
 	goleak.VerifyNone(t, leftover)
 }
@@ -436,17 +446,15 @@ func reconnectAfterKill(t testing.TB, h Harness) {
 	lost := until(t, r.c, "the loss", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	assert.Equal(t, uint64(1), lost.Connects)
 	assert.False(t, lost.LastFailure.IsZero(), "LastFailure is not set")
-	for _, rd := range r.readers {
-		rd.waitFor(t, "the break's error", hasError)
-	}
 	srv.Serve()
 	until(t, r.c, "connected again", connected(2))
 	if s, ok := srv.(Sender); ok {
 		s.Send()
 	}
 	for i, rd := range r.readers {
+		rd.waitFor(t, "error for the break", hasError)
 		if h.Streams[i].Greets || isSender(srv) {
-			rd.waitFor(t, "an item of the new connection after the break", itemAfterError)
+			rd.waitFor(t, "item of the new connection after the break", itemAfterError)
 		}
 	}
 	require.NoError(t, r.stop())

@@ -76,7 +76,7 @@ func startReading(t testing.TB, h Harness, srv Server, o Options, streams []Stre
 // stop ends Run and returns its error. The streams end by themselves once
 // Run returned, as DESIGN says they do at Stopped: their ctx is not
 // ended, so a stream yields whatever Run's goodbye brought (the order
-// messages.go recommends).
+// messages.go recommends); but a StopFirst stream ends first.
 func (r *running) stop() error {
 	r.t.Helper()
 	r.stopWithin(wait, r.t.Fatalf)
@@ -85,6 +85,7 @@ func (r *running) stop() error {
 
 func (r *running) stopWithin(d time.Duration, fail func(string, ...any)) {
 	defer r.stopRd()
+	r.stopReaders(d, fail)
 	r.cancel()
 	if !within(r.ended, d) {
 		fail("Run did not return within %v after its ctx ended", d)
@@ -93,6 +94,18 @@ func (r *running) stopWithin(d time.Duration, fail func(string, ...any)) {
 	for _, rd := range r.readers {
 		if !within(rd.done, d) {
 			fail("the %s loop did not end within %v after Run returned", rd.name, d)
+		}
+	}
+}
+
+// stopReaders ends the loops that must end before Run does.
+func (r *running) stopReaders(d time.Duration, fail func(string, ...any)) {
+	for _, rd := range r.readers {
+		if rd.stopFirst {
+			rd.cancel()
+			if !within(rd.done, d) {
+				fail("the %s loop did not end within %v after its ctx ended", rd.name, d)
+			}
 		}
 	}
 }
@@ -145,8 +158,10 @@ func (r *running) show(s *shown) {
 
 // reader is a program's loop over one stream.
 type reader struct {
-	name string
-	done chan struct{}
+	name      string
+	done      chan struct{}
+	cancel    context.CancelFunc
+	stopFirst bool
 
 	mu      sync.Mutex
 	events  []event
@@ -160,7 +175,8 @@ type event struct {
 }
 
 func read(ctx context.Context, c Client, s Stream) *reader {
-	rd := &reader{name: s.Name, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(ctx)
+	rd := &reader{name: s.Name, done: make(chan struct{}), cancel: cancel, stopFirst: s.StopFirst}
 	go func() {
 		defer close(rd.done)
 		for item, err := range s.Range(ctx, c) {
@@ -226,7 +242,7 @@ func (r *running) reading(t testing.TB, h Harness) {
 	t.Helper()
 	for i, rd := range r.readers {
 		if h.Streams[i].Greets {
-			rd.waitFor(t, "an item", func(ev []event) bool { return slices.ContainsFunc(ev, func(e event) bool { return e.err == nil }) })
+			rd.waitFor(t, "item", func(ev []event) bool { return slices.ContainsFunc(ev, func(e event) bool { return e.err == nil }) })
 		}
 	}
 }

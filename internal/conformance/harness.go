@@ -92,6 +92,10 @@ type Stream struct {
 	// Greets says the stream yields an item on every new connection
 	// without being asked (a server greeting, the connection itself).
 	Greets bool
+	// StopFirst says the program must end its loop before Run's ctx (a
+	// *pgx.Conn must not be in use while the supervisor closes it); other
+	// streams end by themselves after Run returned.
+	StopFirst bool
 }
 
 // Bad is one construction with a bad option.
