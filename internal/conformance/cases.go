@@ -257,21 +257,38 @@ func panicIn(callback string) func(testing.TB, Harness) {
 // supervisor at once, and a wedged one would make every wait time out.
 const panicWait = 3 * time.Second
 
-// assertClosed checks that the health channel ch is closed, after at most
-// the final Status.
+// assertClosed checks that the health channel ch is closed within d,
+// after at most the final Status.
 func assertClosed(t testing.TB, ch <-chan health.Status, d time.Duration) {
 	t.Helper()
+	if _, closed := drainWithin(ch, d); !closed {
+		t.Errorf("the health channel is still open %v after Run ended", d)
+	}
+}
+
+// drain reads ch until it closes and returns the last Status; it fails t
+// when ch is still open after wait.
+func drain(t testing.TB, ch <-chan health.Status) health.Status {
+	t.Helper()
+	last, closed := drainWithin(ch, wait)
+	if !closed {
+		t.Fatalf("the health channel is still open after %v; last status %v", wait, last.State)
+	}
+	return last
+}
+
+func drainWithin(ch <-chan health.Status, d time.Duration) (last health.Status, closed bool) {
 	timeout := time.NewTimer(d)
 	defer timeout.Stop()
 	for {
 		select {
-		case _, open := <-ch:
+		case st, open := <-ch:
 			if !open {
-				return
+				return last, true
 			}
+			last = st
 		case <-timeout.C:
-			t.Errorf("the health channel is still open %v after Run ended", d)
-			return
+			return last, false
 		}
 	}
 }
@@ -291,10 +308,7 @@ func orderFailed(t testing.TB, h Harness) {
 	r := start(t, h, srv, o)
 	ch, unsub := r.c.Subscribe()
 	defer unsub()
-	var last health.Status
-	for st := range ch { // ends by itself: a loop written the obvious way
-		last = st
-	}
+	last := drain(t, ch) // ends by itself, as `for st := range ch` does
 	errAtClose := r.c.Err()
 	closeOnce(release)
 	assert.Equal(t, health.Failed, last.State, "the last Status on the channel")
@@ -322,10 +336,7 @@ func orderStopped(t testing.TB, h Harness) {
 	defer unsub()
 	r.stopReaders(wait, t.Fatalf)
 	r.cancel()
-	var last health.Status
-	for st := range ch {
-		last = st
-	}
+	last := drain(t, ch)
 	assert.Equal(t, health.Stopped, last.State, "the last Status on the channel")
 	assert.NoError(t, r.c.Err())
 	require.NoError(t, r.stop())
