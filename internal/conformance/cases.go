@@ -436,6 +436,7 @@ func noLeak(t testing.TB, h Harness) {
 	r.reading(t, h)
 	require.NoError(t, r.stop())
 	goleak.VerifyNone(t, leftover)
+	noneOpen(t, srv)
 
 	r = start(t, h, srv, defaults(&logs))
 	until(t, r.c, "connected", connected(1))
@@ -443,6 +444,33 @@ func noLeak(t testing.TB, h Harness) {
 	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.Attempt >= 1 })
 	require.NoError(t, r.stop())
 	goleak.VerifyNone(t, leftover)
+}
+
+// noneOpen checks that srv, when it is a Counter, holds none of the
+// case's connections open, soon: a closed connection's server side ends
+// on its own time, and no event says when.
+func noneOpen(t testing.TB, srv Server) {
+	t.Helper()
+	c, ok := srv.(Counter)
+	if !ok {
+		return
+	}
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		n := c.Open()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-timeout.C:
+			t.Errorf("the server still holds %d connections of the client %v after Run returned", n, wait)
+			return
+		}
+	}
 }
 
 // reconnectAfterKill: a killed server is found, its connection's streams

@@ -63,6 +63,13 @@ type Sender interface {
 	Send()
 }
 
+// Counter is a Server that can tell how many of the case's connections
+// it holds open (a database's sessions, which are processes, not
+// goroutines): the no-leak case checks that none is left.
+type Counter interface {
+	Open() int
+}
+
 // Options is what a case asks of a client; the harness turns them into
 // its adapter's options.
 type Options struct {
