@@ -51,6 +51,7 @@ func TestConformance(t *testing.T) {
 				return err
 			}},
 		},
+		Refusal:  "404",
 		Liveness: 2*interval + timeout,
 		Known: map[string]string{
 			"secrets-closed":     "issue 19 defect 3 (in gorilla too): a Cookie's sid=... part, echoed alone in a close reason, is shown (the secret set of DESIGN v3 holds each name=value part of a header value)",

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"os"
@@ -129,6 +130,7 @@ func pgHarness(t *testing.T) conformance.Harness {
 	return conformance.Harness{
 		Pkg:      "postgres",
 		Start:    func(t testing.TB) conformance.Server { return startPG(t, a) },
+		Refusal:  "3D000",
 		Liveness: pingInterval + pingTimeout,
 		Bad: []conformance.Bad{
 			{Want: "postgres: dsn: empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)", New: func() error {
@@ -277,13 +279,15 @@ func (s *pgServer) dsn(o conformance.Options) string {
 	password := "initial"
 	if o.Secrets != nil {
 		password = o.Secrets.Password
-		s.setPassword(password)
+		if err := s.setPassword(password); err != nil {
+			s.t.Errorf("conformance: the password of %s: %v", s.role, err)
+		}
 	}
 	return s.a.c.URL(s.role, password, database, "application_name", s.role)
 }
 
 // beforeConnect calls f and makes the credential it returns the role's
-// password and the attempt's.
+// password and the attempt's, as a token service would.
 func (s *pgServer) beforeConnect(f func(context.Context) (string, error)) func(context.Context, *pgconn.Config) error {
 	if f == nil {
 		return nil
@@ -293,14 +297,21 @@ func (s *pgServer) beforeConnect(f func(context.Context) (string, error)) func(c
 		if err != nil {
 			return err
 		}
-		s.setPassword(tok)
+		if err := s.setPassword(tok); err != nil {
+			return errors.New("the token service is down") // the cluster is, and the attempt fails anyway
+		}
 		cfg.Password = tok
 		return nil
 	}
 }
 
-func (s *pgServer) setPassword(password string) {
-	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s PASSWORD '%s'", s.role, strings.ReplaceAll(password, "'", "''")))
+func (s *pgServer) setPassword(password string) error {
+	s.a.mu.Lock()
+	defer s.a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	stmt := fmt.Sprintf("ALTER ROLE %s PASSWORD '%s'", s.role, strings.ReplaceAll(password, "'", "''"))
+	return s.a.run(ctx, func(conn *pgx.Conn) error { _, err := conn.Exec(ctx, stmt); return err })
 }
 
 // terminate ends the sessions of the database and waits until they are
@@ -326,11 +337,13 @@ func (s *pgServer) Serve() {
 	s.resume()
 	s.mu.Lock()
 	killed, renamed := s.killed, s.renamed
-	s.killed, s.renamed = false, false
 	s.mu.Unlock()
 	if killed {
 		s.a.c.Start(s.t)
 	}
+	s.mu.Lock()
+	s.killed, s.renamed = false, false
+	s.mu.Unlock()
 	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 	if renamed {
 		s.a.exec(s.t, "ALTER DATABASE "+database+"_gone RENAME TO "+database)
@@ -342,15 +355,16 @@ func (s *pgServer) Refuse(permanent bool) {
 		s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT 0", s.role))
 		return
 	}
-	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 	s.mu.Lock()
 	renamed := s.renamed
 	s.renamed = true
 	s.mu.Unlock()
-	if !renamed {
+	if !renamed { // new sessions refused (53300) while the old ones end
+		s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT 0", s.role))
 		s.terminate()
 		s.a.exec(s.t, "ALTER DATABASE "+database+" RENAME TO "+database+"_gone")
 	}
+	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 }
 
 func (s *pgServer) Close() {

@@ -45,6 +45,7 @@ func TestConformance(t *testing.T) {
 			{Field: "Buffer", New: func() error { _, err := sse.New("http://h/", sse.Options{Buffer: -1}); return err }},
 			{Field: "url", New: func() error { _, err := sse.New("ws://h/", sse.Options{}); return err }},
 		},
+		Refusal:  "not text/event-stream",
 		Liveness: idle,
 		Skip: map[string]string{
 			"secrets-closed":     "an event stream has no close reason: it ends without a text of the server's",

@@ -46,6 +46,7 @@ func TestConformance(t *testing.T) {
 			{Field: "PingInterval", New: func() error { _, err := redialws.New("ws://h/", redialws.Options{PingInterval: -1}); return err }},
 			{Field: "url", New: func() error { _, err := redialws.New("http://h/", redialws.Options{}); return err }},
 		},
+		Refusal:  "404",
 		Liveness: 2*interval + timeout,
 		Known: map[string]string{
 			"secrets-closed":     "issue 19 defect 1 (the url's userinfo, sent as Basic authorization, echoed in a close reason is shown) and defect 3 in websocket too (so is a Cookie's sid=... part echoed alone)",

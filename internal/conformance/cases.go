@@ -112,17 +112,22 @@ func checkShown(t testing.TB, srv Server, r *running, logs *testkit.Buffer, secr
 	echoed(t, srv, secrets, "password", "query value", "cookie part", "BeforeConnect credential 1")
 }
 
-// secretsRefused: refusals whose status line, Content-Type and body echo
-// the request, a later one naming the first BeforeConnect's credential,
-// then a refusal for good. Nothing shows a secret.
+// secretsRefused: a refusal whose status line, Content-Type and body echo
+// the request, attempts on the killed server (a dial error names the
+// target), then a refusal for good, which names the first BeforeConnect's
+// credential too. Nothing shows a secret.
 func secretsRefused(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
 	o, secrets := secretOptions(&logs)
 	srv.Refuse(false)
 	r := start(t, h, srv, o)
-	until(t, r.c, "three refused attempts", func(st health.Status) bool { return st.Attempt >= 3 })
+	until(t, r.c, "a refused attempt", func(st health.Status) bool { return st.Attempt >= 1 })
+	srv.Kill()
+	until(t, r.c, "a refused dial", func(st health.Status) bool { return st.Attempt >= 3 })
+	srv.Serve()
 	srv.Refuse(true)
+	srv.Close() // a connection made in between
 	r.waitEnded("after a refusal for good")
 	require.ErrorIs(t, r.runErr, supervisor.ErrFailed)
 	r.stop()
@@ -354,6 +359,7 @@ func permanentRefusal(t testing.TB, h Harness) {
 	r := startReading(t, h, srv, defaults(&logs), h.Streams)
 	r.waitEnded("after a refusal for good")
 	require.ErrorIs(t, r.runErr, supervisor.ErrFailed)
+	assert.ErrorContains(t, r.runErr, h.Refusal, "Run's error does not say why")
 	st := r.c.Status()
 	assert.Equal(t, health.Failed, st.State)
 	assert.Equal(t, 1, st.Attempt, "given up at the first attempt")
@@ -485,6 +491,9 @@ func reconnectAfterKill(t testing.TB, h Harness) {
 	lost := until(t, r.c, "the loss", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	assert.Equal(t, uint64(1), lost.Connects)
 	assert.False(t, lost.LastFailure.IsZero(), "LastFailure is not set")
+	until(t, r.c, "a refused attempt, retried", func(st health.Status) bool {
+		return st.State == health.Backoff && st.Attempt >= 1 && st.Connects == 1
+	})
 	srv.Serve()
 	until(t, r.c, "connected again", connected(2))
 	if s, ok := srv.(Sender); ok {

@@ -126,6 +126,8 @@ type Harness struct {
 	// Bad are constructions with one bad option each, besides the bad
 	// supervisor settings every case of BadOptions tries.
 	Bad []Bad
+	// Refusal is what Run's error says of the server's refusal for good.
+	Refusal string
 	// Liveness is how long the adapter takes at most, with the options
 	// its New sets, to find a stalled connection.
 	Liveness time.Duration

@@ -71,6 +71,7 @@ func TestConformance(t *testing.T) {
 			bad("h:1", handler(func(*rpc2.Client, Args, *int) int { return 0 }), `rpc: Handlers["M"]: returns int, not error`),
 			bad("a:1", rpc.Options{Replicas: []string{""}}, `rpc: Replicas[0]: empty`),
 		},
+		Refusal:  `heartbeat: the server has no method "redial.Heartbeat"`,
 		Liveness: 2*interval + timeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,
