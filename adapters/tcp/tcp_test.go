@@ -31,29 +31,6 @@ func newTCP(t *testing.T, address string, o tcp.Options) *supervisor.Supervisor[
 	return s
 }
 
-func TestServerRestartMidStream(t *testing.T) {
-	srv := testkit.StartServer(t, testkit.Echo)
-	s := newTCP(t, srv.Addr, tcp.Options{})
-	ch, unsub := s.Subscribe()
-	defer unsub()
-	testkit.Run(t, s)
-	p := startProgram(t, s)
-	c1 := p.next(t)
-
-	srv.Stop()
-	lost := testkit.Until(t, ch, testkit.Wait, "lost", testkit.ErrHas("connection lost"))
-	assert.Equal(t, health.Backoff, lost.State)
-	t.Logf("the program's reader saw: %v", lost.Err)
-	refused := testkit.Until(t, ch, testkit.Wait, "refused", testkit.ErrHas("connection refused"))
-	assert.Equal(t, health.Backoff, refused.State, "refused is retried")
-
-	srv.Restart()
-	p.next(t, c1)
-	st := s.Status()
-	assert.Equal(t, health.Connected, st.State)
-	assert.Equal(t, uint64(2), st.Connects)
-}
-
 func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
 	s := newTCP(t, "nonexistent.invalid:1", tcp.Options{Resolver: nxdomain(t)})
 	ch, unsub := s.Subscribe()

@@ -16,20 +16,6 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-func TestTLSRestart(t *testing.T) {
-	serverTLS, clientTLS := testkit.SelfSigned(t)
-	srv := testkit.StartServer(t, testkit.TLSServe(serverTLS, testkit.Echo))
-	s := newTCP(t, srv.Addr, tcp.Options{TLS: clientTLS})
-	testkit.Run(t, s)
-	p := startProgram(t, s)
-	c1 := p.next(t)
-	_, isTLS := c1.(*tls.Conn)
-	assert.True(t, isTLS)
-	srv.Stop()
-	srv.Restart()
-	p.next(t, c1)
-}
-
 func TestTLSConfigErrorsArePermanent(t *testing.T) {
 	serverTLS, _ := testkit.SelfSigned(t)
 	for name, tc := range map[string]struct {

@@ -11,7 +11,6 @@ import (
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // A server that accepts and never answers (it hangs, or the proxy in
@@ -63,12 +62,4 @@ func TestRPCFlappingServerBackoffNeverResets(t *testing.T) {
 			testkit.AssertGrowing(t, planned, base)
 		})
 	}
-}
-
-func TestRPCMissingHeartbeatMethodIsPermanent(t *testing.T) {
-	r := newRPC(t, startRPCServer(t, false).Addr, nil)
-	err := r.Run(testkit.CtxWait(t))
-	require.ErrorIs(t, err, supervisor.ErrFailed)
-	assert.ErrorContains(t, err, `heartbeat: the server has no method "redial.Heartbeat"`)
-	assert.Equal(t, health.Failed, r.Status().State)
 }

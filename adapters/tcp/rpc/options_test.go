@@ -38,4 +38,8 @@ func TestDefaultNameIsTheAddress(t *testing.T) {
 	c, err = rpc.New("rpc.internal:7000", rpc.Options{Supervisor: supervisor.Options[*rpc2.Client]{Name: "jobs"}})
 	require.NoError(t, err)
 	assert.Equal(t, "jobs", c.Name(), "the program's Name wins")
+
+	c, err = rpc.New("rpc.internal:7000", rpc.Options{Replicas: []string{"rpc2.internal:7000"}})
+	require.NoError(t, err)
+	assert.Equal(t, "rpc.internal:7000", c.Name(), "with Replicas too")
 }
