@@ -331,7 +331,8 @@ func orderFailed(t testing.TB, h Harness) {
 }
 
 // orderStopped: after Run's ctx ended, the channel closes after the final
-// Status, Stopped; Err is nil and Run returned nil.
+// Status, Stopped; Err is nil and Run returned nil; the streams ended by
+// themselves, and one started now ends at once without a yield.
 func orderStopped(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
@@ -347,6 +348,7 @@ func orderStopped(t testing.TB, h Harness) {
 	require.NoError(t, r.stop())
 	assert.True(t, within(r.c.Done(), 0), "Done is open after Run returned")
 	assert.NoError(t, r.c.Err())
+	endsAtOnce(t, h, r.c, "Stopped", 0)
 }
 
 // permanentRefusal: a refusal for good ends Run (ErrFailed, at the first
@@ -365,22 +367,35 @@ func permanentRefusal(t testing.TB, h Harness) {
 	assert.Equal(t, 1, st.Attempt, "given up at the first attempt")
 	assert.True(t, backoff.IsPermanent(st.Err), "Status.Err is permanent: %v", st.Err)
 	for _, rd := range r.readers {
-		if !assert.True(t, within(rd.done, wait), "the %s loop did not end after Failed", rd.name) {
+		if !assert.True(t, within(rd.done, atOnce), "the %s loop did not end within %v after Failed", rd.name, atOnce) {
 			continue
 		}
 		assert.LessOrEqual(t, len(rd.events), 1, "the %s loop yielded %d times", rd.name, len(rd.events))
 	}
+	endsAtOnce(t, h, r.c, "Failed", 1)
+}
+
+// atOnce bounds how long a stream may take to end once its client is
+// done: it wakes on a channel, never on a timer.
+const atOnce = time.Second
+
+// endsAtOnce checks that a loop over each stream, started once c is done,
+// ends by itself within atOnce, yielding no item and at most errs errors:
+// it never spins.
+func endsAtOnce(t testing.TB, h Harness, c Client, state string, errs int) {
+	t.Helper()
 	for _, s := range h.Streams {
 		ctx, cancel := context.WithTimeout(t.Context(), wait)
-		n := 0
-		for _, err := range s.Range(ctx, r.c) {
-			if n++; n > 1 {
+		began, n := time.Now(), 0
+		for _, err := range s.Range(ctx, c) {
+			if n++; n > errs {
 				break
 			}
-			assert.Error(t, err, "a %s loop started after Failed yielded an item", s.Name)
+			assert.Error(t, err, "a %s loop started after %s yielded an item", s.Name, state)
 		}
-		assert.NoError(t, ctx.Err(), "a %s loop started after Failed waited for its ctx", s.Name)
-		assert.LessOrEqual(t, n, 1, "a %s loop started after Failed spins", s.Name)
+		assert.NoError(t, ctx.Err(), "a %s loop started after %s waited for its ctx", s.Name, state)
+		assert.Less(t, time.Since(began), atOnce, "a %s loop started after %s took that long to end", s.Name, state)
+		assert.LessOrEqual(t, n, errs, "a %s loop started after %s yielded %d times", s.Name, state, n)
 		cancel()
 	}
 }
