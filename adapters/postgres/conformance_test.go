@@ -34,8 +34,17 @@ import (
 // connections hang, as on a dead path. BeforeConnect's credential becomes
 // the role's password, as a token service's would.
 
-func TestConformanceConn(t *testing.T) {
-	h := pgHarness(t)
+// TestConformance runs the suite against Conn, Listener and Pool, one
+// after the other, on one cluster.
+func TestConformance(t *testing.T) {
+	a := startAdmin(t)
+	t.Run("Conn", func(t *testing.T) { conformanceConn(t, a) })
+	t.Run("Listener", func(t *testing.T) { conformanceListener(t, a) })
+	t.Run("Pool", func(t *testing.T) { conformancePool(t, a) })
+}
+
+func conformanceConn(t *testing.T, a *admin) {
+	h := pgHarness(a)
 	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
 		s := srv.(*pgServer)
 		c, err := postgres.NewConn(s.dsn(o), postgres.ConnOptions{
@@ -57,8 +66,8 @@ func TestConformanceConn(t *testing.T) {
 	conformance.Run(t, h)
 }
 
-func TestConformanceListener(t *testing.T) {
-	h := pgHarness(t)
+func conformanceListener(t *testing.T, a *admin) {
+	h := pgHarness(a)
 	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
 		s := srv.(*pgServer)
 		l, err := postgres.NewListener(s.dsn(o), postgres.ListenerOptions{
@@ -85,8 +94,8 @@ func TestConformanceListener(t *testing.T) {
 	conformance.Run(t, h)
 }
 
-func TestConformancePool(t *testing.T) {
-	h := pgHarness(t)
+func conformancePool(t *testing.T, a *admin) {
+	h := pgHarness(a)
 	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
 		s := srv.(*pgServer)
 		p, err := postgres.NewPool(s.dsn(o), postgres.PoolOptions{
@@ -120,13 +129,18 @@ const (
 	noSecretEcho = "PostgreSQL repeats nothing the client sent when a session ends (terminated, or closed by the client): secrets-refused covers its connect errors"
 )
 
-// pgHarness is what the three harnesses share, with a cluster for t.
-func pgHarness(t *testing.T) conformance.Harness {
+// startAdmin starts the cluster of the suite and its database.
+func startAdmin(t *testing.T) *admin {
 	// Kill stops the cluster in immediate mode: a commit must be in the WAL
 	// (synchronous_commit), or the case's role is lost in the crash.
 	a := &admin{c: pgtest.Start(t, pgtest.Options{Settings: map[string]string{"synchronous_commit": "on"}})}
 	t.Cleanup(a.close)
 	a.exec(t, "CREATE DATABASE "+database)
+	return a
+}
+
+// pgHarness is what the three harnesses share.
+func pgHarness(a *admin) conformance.Harness {
 	return conformance.Harness{
 		Pkg:      "postgres",
 		Start:    func(t testing.TB) conformance.Server { return startPG(t, a) },
