@@ -53,17 +53,10 @@ func TestConformance(t *testing.T) {
 		},
 		Refusal:  "404",
 		Liveness: 2*interval + timeout,
-		Known: map[string]string{
-			"secrets-closed":     "issue 19 defect 3 (in gorilla too): a Cookie's sid=... part, echoed alone in a close reason, is shown (the secret set of DESIGN v3 holds each name=value part of a header value)",
-			"secrets-callbacks":  "issue 19 defect 3 (in gorilla too): the credential an earlier BeforeConnect set, named in its own error, is shown",
-			"panic-connect":      "issue 19 defect 5: a panic in BeforeConnect, on the attempt's goroutine, kills the process",
-			"panic-on-connect":   "issue 19 defect 5: a panic in OnConnect, on the attempt's goroutine, kills the process",
-			"panic-classify":     "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-			"panic-logger":       "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor",
-			"order-failed":       "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
-			"timeout-connect":    "issue 19 defect 7: a BeforeConnect that ignores its ctx holds the attempt past ConnectTimeout",
-			"timeout-on-connect": "issue 19 defect 7: an OnConnect that ignores its ctx holds the attempt past ConnectTimeout",
-		},
+		Known: conformance.Known(map[string]string{
+			"secrets-closed":    "issue 19 defect 3 (in gorilla too): a Cookie's sid=... part, echoed alone in a close reason, is shown (the secret set of DESIGN v3 holds each name=value part of a header value)",
+			"secrets-callbacks": "issue 19 defect 3 (in gorilla too): the credential an earlier BeforeConnect set, named in its own error, is shown",
+		}),
 	})
 }
 

@@ -60,8 +60,6 @@ func conformanceConn(t *testing.T, a *admin) {
 	h.Streams = []conformance.Stream{conformance.Connections(asConnSupervisor, pingUntilBroken)}
 	h.Streams[0].StopFirst = true // NewConn's doc: stop using the conn before Run's ctx ends
 	h.Skip["stall"] = "a Conn is not watched: a *pgx.Conn is not safe for concurrent use, so the program's queries find a broken one (Do invalidates it)"
-	h.Known["panic-on-connect"] = "issue 19 defect 5: a panic in OnConnect, on the attempt's goroutine, kills the process"
-	h.Known["timeout-on-connect"] = "issue 19 defect 7: an OnConnect that ignores its ctx holds the attempt past ConnectTimeout"
 	h.Known["secrets-callbacks"] = "issue 19 defect 3's rule in postgres: OnConnect's own error keeps its unmasked text in Status.Err's chain (errors.As, a reflective logger); websocket, gorilla and sse scrub it"
 	conformance.Run(t, h)
 }
@@ -160,13 +158,7 @@ func pgHarness(a *admin) conformance.Harness {
 			"secrets-closed":    noSecretEcho,
 			"secrets-after-run": noSecretEcho,
 		},
-		Known: map[string]string{
-			"panic-connect":   "issue 19 defect 5: a panic in BeforeConnect, on the attempt's goroutine, kills the process",
-			"panic-classify":  "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-			"panic-logger":    "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor",
-			"order-failed":    "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
-			"timeout-connect": "issue 19 defect 7: a BeforeConnect that ignores its ctx holds the attempt past ConnectTimeout",
-		},
+		Known:   conformance.Known(nil),
 		NoChild: "the package's TestMain starts two PostgreSQL clusters for every test process (9 s on this machine)",
 	}
 }

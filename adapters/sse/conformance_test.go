@@ -53,15 +53,10 @@ func TestConformance(t *testing.T) {
 			"panic-on-connect":   noOnConnect,
 			"timeout-on-connect": noOnConnect,
 		},
-		Known: map[string]string{
-			"panic-connect":     "issue 19 defect 5: a panic in BeforeConnect, on the attempt's goroutine, kills the process",
-			"panic-classify":    "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-			"panic-logger":      "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor",
-			"order-failed":      "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
+		Known: conformance.Known(map[string]string{
 			"secrets-refused":   "issue 19 defect 3: a Cookie's sid=... part and an earlier BeforeConnect's credential, echoed in a 200's Content-Type, are shown",
 			"secrets-callbacks": "issue 19 defect 3: BeforeConnect's own error text, naming the credential an earlier call set, is shown",
-			"timeout-connect":   "issue 19 defect 7: a BeforeConnect that ignores its ctx holds the attempt past ConnectTimeout",
-		},
+		}),
 	})
 }
 

@@ -64,15 +64,7 @@ func TestConformance(t *testing.T) {
 			"secrets-after-run": noSecrets,
 			"secrets-callbacks": noSecrets,
 		},
-		Known: map[string]string{
-			"panic-connect":      "issue 19 defect 5: a panic in Handshake, on the attempt's goroutine, kills the process",
-			"panic-on-connect":   "issue 19 defect 5: a panic in OnConnect, on the attempt's goroutine, kills the process",
-			"panic-classify":     "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-			"panic-logger":       "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor",
-			"order-failed":       "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
-			"timeout-connect":    "issue 19 defect 7: a Handshake that ignores its ctx holds the attempt past ConnectTimeout",
-			"timeout-on-connect": "issue 19 defect 7: an OnConnect that ignores its ctx holds the attempt past ConnectTimeout",
-		},
+		Known: conformance.Known(nil),
 	})
 }
 

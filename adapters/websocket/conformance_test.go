@@ -48,18 +48,11 @@ func TestConformance(t *testing.T) {
 		},
 		Refusal:  "404",
 		Liveness: 2*interval + timeout,
-		Known: map[string]string{
-			"secrets-closed":     "issue 19 defect 1 (the url's userinfo, sent as Basic authorization, echoed in a close reason is shown) and defect 3 in websocket too (so is a Cookie's sid=... part echoed alone)",
-			"secrets-after-run":  "issue 19 defect 2: the close reason answering the client's goodbye after Run's ctx ended is yielded unmasked",
-			"secrets-callbacks":  "issue 19 defect 3 (in websocket too): the credential an earlier BeforeConnect set, named in its own error, is shown",
-			"panic-connect":      "issue 19 defect 5: a panic in BeforeConnect, on the attempt's goroutine, kills the process",
-			"panic-on-connect":   "issue 19 defect 5: a panic in OnConnect, on the attempt's goroutine, kills the process",
-			"panic-classify":     "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-			"panic-logger":       "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor",
-			"order-failed":       "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
-			"timeout-connect":    "issue 19 defect 7: a BeforeConnect that ignores its ctx holds the attempt past ConnectTimeout",
-			"timeout-on-connect": "issue 19 defect 7: an OnConnect that ignores its ctx holds the attempt past ConnectTimeout",
-		},
+		Known: conformance.Known(map[string]string{
+			"secrets-closed":    "issue 19 defect 1 (the url's userinfo, sent as Basic authorization, echoed in a close reason is shown) and defect 3 in websocket too (so is a Cookie's sid=... part echoed alone)",
+			"secrets-after-run": "issue 19 defect 2: the close reason answering the client's goodbye after Run's ctx ended is yielded unmasked",
+			"secrets-callbacks": "issue 19 defect 3 (in websocket too): the credential an earlier BeforeConnect set, named in its own error, is shown",
+		}),
 	})
 }
 

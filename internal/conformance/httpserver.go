@@ -28,10 +28,8 @@ type HTTPServer struct {
 	Handle func(w http.ResponseWriter, r *http.Request, closing, stalled <-chan struct{})
 
 	t        testing.TB
+	modes    // refusal: the status code
 	mu       sync.Mutex
-	refusal  int // the status code of the refusal; 0: serve
-	closing  chan struct{}
-	stalled  chan struct{}
 	srv      *http.Server // nil while killed
 	conns    map[net.Conn]struct{}
 	handlers sync.WaitGroup
@@ -41,7 +39,7 @@ type HTTPServer struct {
 func StartHTTP(t testing.TB, s *HTTPServer) *HTTPServer {
 	t.Helper()
 	s.t, s.Addr = t, "127.0.0.1:0"
-	s.closing, s.stalled = make(chan struct{}), make(chan struct{})
+	s.modes.init()
 	s.listen()
 	t.Cleanup(s.Kill)
 	return s
@@ -79,8 +77,8 @@ func (s *HTTPServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.handlers.Add(1)
-	refusal, closing, stalled := s.refusal, s.closing, s.stalled
 	s.mu.Unlock()
+	refusal, closing, stalled := s.now()
 	defer s.handlers.Done()
 	if refusal != 0 {
 		s.Echo.Refuse(w, r, refusal)
@@ -91,13 +89,8 @@ func (s *HTTPServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Serve serves again: no refusal, no stall, listening.
 func (s *HTTPServer) Serve() {
+	s.serve()
 	s.mu.Lock()
-	s.refusal = 0
-	select {
-	case <-s.stalled:
-		s.stalled = make(chan struct{})
-	default:
-	}
 	killed := s.srv == nil
 	s.mu.Unlock()
 	if killed {
@@ -105,31 +98,21 @@ func (s *HTTPServer) Serve() {
 	}
 }
 
-// Refuse refuses new requests with 503, or 404 when permanent.
+// Refuse refuses new requests with 503, or ForGood when permanent.
 func (s *HTTPServer) Refuse(permanent bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.refusal = http.StatusServiceUnavailable
 	if permanent {
-		s.refusal = cmp.Or(s.ForGood, http.StatusNotFound)
+		s.refuse(cmp.Or(s.ForGood, http.StatusNotFound))
+		return
 	}
+	s.refuse(http.StatusServiceUnavailable)
 }
 
 // Close makes the live streams end the protocol's way; later ones are
 // served.
-func (s *HTTPServer) Close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	close(s.closing)
-	s.closing = make(chan struct{})
-}
+func (s *HTTPServer) Close() { s.close() }
 
 // Stall makes the live streams answer nothing until Serve.
-func (s *HTTPServer) Stall() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	closeOnce(s.stalled)
-}
+func (s *HTTPServer) Stall() { s.stall() }
 
 // Kill closes the listener and every connection, as a killed process, and
 // waits for the handlers.

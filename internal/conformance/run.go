@@ -36,6 +36,8 @@ func Run(t *testing.T, h Harness) {
 			t.Errorf("the Known table names %q, which is no case of the suite", name)
 		}
 	}
+	// A case the Skip table names is not run, whatever Known says: a
+	// harness's Known starts from SupervisorDefects.
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if why, ok := h.Skip[c.name]; ok {

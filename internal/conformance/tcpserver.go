@@ -17,26 +17,22 @@ type TCPServer struct {
 	*testkit.Server
 	Serving, ForGood func(c net.Conn, quit <-chan struct{})
 
-	mu      sync.Mutex
-	refuse  int // 0 serve, 1 close at once, 2 ForGood
-	closing chan struct{}
-	stalled chan struct{}
-	killed  bool
+	modes  // refusal: 1 closes at once, 2 serves with ForGood
+	mu     sync.Mutex
+	killed bool
 }
 
 // StartTCP starts s, until the test ends.
 func StartTCP(t testing.TB, s *TCPServer) *TCPServer {
 	t.Helper()
-	s.closing, s.stalled = make(chan struct{}), make(chan struct{})
+	s.modes.init()
 	s.Server = testkit.StartServer(t, s.handle)
 	return s
 }
 
 func (s *TCPServer) handle(c net.Conn, quit <-chan struct{}) {
-	s.mu.Lock()
-	refuse, closing, stalled := s.refuse, s.closing, s.stalled
-	s.mu.Unlock()
-	switch refuse {
+	refusal, closing, stalled := s.now()
+	switch refusal {
 	case 1:
 		return
 	case 2:
@@ -57,13 +53,8 @@ func (s *TCPServer) handle(c net.Conn, quit <-chan struct{}) {
 
 // Serve serves again: no refusal, no stall, listening.
 func (s *TCPServer) Serve() {
+	s.serve()
 	s.mu.Lock()
-	s.refuse = 0
-	select {
-	case <-s.stalled:
-		s.stalled = make(chan struct{})
-	default:
-	}
 	killed := s.killed
 	s.killed = false
 	s.mu.Unlock()
@@ -74,28 +65,18 @@ func (s *TCPServer) Serve() {
 
 // Refuse closes new connections at once, or serves them with ForGood.
 func (s *TCPServer) Refuse(permanent bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.refuse = 1
 	if permanent {
-		s.refuse = 2
+		s.refuse(2)
+		return
 	}
+	s.refuse(1)
 }
 
 // Close hangs up every live connection.
-func (s *TCPServer) Close() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	close(s.closing)
-	s.closing = make(chan struct{})
-}
+func (s *TCPServer) Close() { s.close() }
 
 // Stall blocks the live connections' reads until Serve.
-func (s *TCPServer) Stall() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	closeOnce(s.stalled)
-}
+func (s *TCPServer) Stall() { s.stall() }
 
 // Kill stops the server: every connection closed, connecting refused.
 func (s *TCPServer) Kill() {
