@@ -113,6 +113,7 @@ func conformancePool(t *testing.T, a *admin) {
 		return err
 	}})
 	h.Skip["panic-on-connect"], h.Skip["timeout-on-connect"] = noOnConnect, noOnConnect
+	h.Liveness = pingInterval + 2*pingTimeout // a ping on the stalled connection, then one on a fresh one
 	h.Known["panic-connect"] = "issue 19 defect 5, and more for a Pool: its BeforeConnect runs on pgxpool's goroutines, where no recover of the supervisor's can reach a panic"
 	conformance.Run(t, h)
 }

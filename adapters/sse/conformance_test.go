@@ -46,6 +46,7 @@ func TestConformance(t *testing.T) {
 			{Field: "url", New: func() error { _, err := sse.New("ws://h/", sse.Options{}); return err }},
 		},
 		Refusal:  "not text/event-stream",
+		Silent:   sse.ErrIdleTimeout,
 		Liveness: idle,
 		Skip: map[string]string{
 			"secrets-closed":     "an event stream has no close reason: it ends without a text of the server's",

@@ -47,6 +47,7 @@ func TestConformance(t *testing.T) {
 			{Field: "url", New: func() error { _, err := redialws.New("http://h/", redialws.Options{}); return err }},
 		},
 		Refusal:  "404",
+		Silent:   redialws.ErrHeartbeat,
 		Liveness: 2*interval + timeout,
 		Known: conformance.Known(map[string]string{
 			"secrets-closed":    "issue 19 defect 1 (the url's userinfo, sent as Basic authorization, echoed in a close reason is shown) and defect 3 in websocket too (so is a Cookie's sid=... part echoed alone)",

@@ -553,8 +553,11 @@ func stall(t testing.TB, h Harness) {
 	})
 	found := time.Since(stalled)
 	t.Logf("found after %v (liveness %v): %v", found.Round(time.Millisecond), h.Liveness, st.Err)
-	assert.Less(t, found, h.Liveness+3*time.Second, "found later than the liveness rule says")
-	assert.Error(t, st.Err)
+	assert.Less(t, found, h.Liveness+time.Second, "found later than the liveness rule says")
+	require.Error(t, st.Err)
+	if h.Silent != nil {
+		assert.ErrorIs(t, st.Err, h.Silent, "the loss does not say the peer was silent")
+	}
 	srv.Serve()
 	until(t, r.c, "connected again", connected(2))
 	require.NoError(t, r.stop())
