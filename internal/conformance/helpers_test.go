@@ -47,7 +47,7 @@ func TestShownFindsEveryForm(t *testing.T) {
 		"reflection reaches a wrapped error's text")
 }
 
-func TestCheckBadDerivesTheField(t *testing.T) {
+func TestCheckBadWantsErrInvalidOptions(t *testing.T) {
 	rec := &recorder{TB: t}
 	checkBad(rec, "rpc", "", `rpc: Handlers["M"]: nil func`, errors.New(`rpc: Handlers["M"]: nil func`))
 	msg, failed := rec.result()
