@@ -321,20 +321,37 @@ func (s *pgServer) setPassword(password string) error {
 	return s.a.run(ctx, func(conn *pgx.Conn) error { _, err := conn.Exec(ctx, stmt); return err })
 }
 
-// terminate ends the sessions of the database and waits until they are
-// gone: pg_terminate_backend signals, the backend exits on its own time.
-func (s *pgServer) terminate() {
+// renameAway terminates the sessions of the database and renames it, as
+// soon as no backend holds it: one that is still logging in holds it for
+// a moment even when it is about to be refused, and no event says when
+// it let go.
+func (s *pgServer) renameAway() {
 	timeout := time.NewTimer(10 * time.Second)
 	defer timeout.Stop()
 	for {
-		s.a.exec(s.t, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"+database+"' AND pid <> pg_backend_pid()")
-		if len(s.a.pids(s.t, "datname", database)) == 0 {
+		var err error
+		s.a.mu.Lock()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err = s.a.run(ctx, func(conn *pgx.Conn) error {
+			if _, err := conn.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"+database+"' AND pid <> pg_backend_pid()"); err != nil {
+				return err
+			}
+			_, err := conn.Exec(ctx, "ALTER DATABASE "+database+" RENAME TO "+database+"_gone")
+			return err
+		})
+		cancel()
+		s.a.mu.Unlock()
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "55006" { // object_in_use: a backend still holds it
+			if err != nil {
+				s.t.Errorf("conformance: rename %s: %v", database, err)
+			}
 			return
 		}
 		select {
 		case <-time.After(20 * time.Millisecond):
 		case <-timeout.C:
-			s.t.Errorf("conformance: the sessions of %s outlived pg_terminate_backend for 10s", database)
+			s.t.Errorf("conformance: %s still in use after 10s: %v", database, err)
 			return
 		}
 	}
@@ -368,8 +385,7 @@ func (s *pgServer) Refuse(permanent bool) {
 	s.mu.Unlock()
 	if !renamed { // new sessions refused (53300) while the old ones end
 		s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT 0", s.role))
-		s.terminate()
-		s.a.exec(s.t, "ALTER DATABASE "+database+" RENAME TO "+database+"_gone")
+		s.renameAway()
 	}
 	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 }
