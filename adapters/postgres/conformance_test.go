@@ -143,7 +143,7 @@ func pgHarness(a *admin) conformance.Harness {
 	return conformance.Harness{
 		Pkg:      "postgres",
 		Start:    func(t testing.TB) conformance.Server { return startPG(t, a) },
-		Refusal:  "3D000",
+		Refusal:  `database "` + database + `" does not exist (SQLSTATE 3D000)`,
 		Liveness: pingInterval + pingTimeout,
 		Bad: []conformance.Bad{
 			{Want: "postgres: dsn: empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)", New: func() error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -371,6 +372,7 @@ func permanentRefusal(t testing.TB, h Harness) {
 			continue
 		}
 		assert.LessOrEqual(t, len(rd.events), 1, "the %s loop yielded %d times", rd.name, len(rd.events))
+		assert.False(t, slices.ContainsFunc(rd.events, func(e event) bool { return e.err == nil }), "the %s loop yielded an item", rd.name)
 	}
 	endsAtOnce(t, h, r.c, "Failed", 1)
 }
