@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -23,12 +23,12 @@ func hangUp(c net.Conn, _ <-chan struct{}) { _, _ = c.Write([]byte("hello\n")) }
 // A Do whose f reads to io.EOF breaks its connection with that error: the
 // supervisor reconnects, and the next Do gets a new connection.
 func TestDoEOFBreaksTheConnectionAndItReconnects(t *testing.T) {
-	srv := tcptest.StartServer(t, hangUp)
+	srv := testkit.StartServer(t, hangUp)
 	s := newTCP(t, srv.Addr, tcp.Options{})
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	tcptest.Run(t, s)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, s)
+	ctx := testkit.CtxWait(t)
 
 	var conns []net.Conn
 	for i := range 2 {
@@ -45,8 +45,8 @@ func TestDoEOFBreaksTheConnectionAndItReconnects(t *testing.T) {
 		})
 		require.ErrorIs(t, err, io.EOF, "Do %d returns f's error", i)
 		assert.Equal(t, "hello\n", line)
-		st := tcptest.Until(t, ch, "lost", func(st health.Status) bool {
-			return st.Connects == uint64(i+1) && st.State != health.Connected && tcptest.ErrHas("connection lost")(st)
+		st := testkit.Until(t, ch, testkit.Wait, "lost", func(st health.Status) bool {
+			return st.Connects == uint64(i+1) && st.State != health.Connected && testkit.ErrHas("connection lost")(st)
 		})
 		assert.ErrorIs(t, st.Err, io.EOF, "Status says why")
 		assert.NotErrorIs(t, st.Err, supervisor.ErrInvalidated)
@@ -63,11 +63,11 @@ func TestDoEOFBreaksTheConnectionAndItReconnects(t *testing.T) {
 func TestConnectionsLoopRecordsEOF(t *testing.T) {
 	for name, record := range map[string]bool{"Invalidate(conn, EOF)": true, "no Invalidate": false} {
 		t.Run(name, func(t *testing.T) {
-			s := newTCP(t, tcptest.StartServer(t, hangUp).Addr, tcp.Options{})
-			tcptest.Run(t, s)
+			s := newTCP(t, testkit.StartServer(t, hangUp).Addr, tcp.Options{})
+			testkit.Run(t, s)
 			var lines []string
 			n := 0
-			for conn := range s.Connections(tcptest.CtxWait(t)) {
+			for conn := range s.Connections(testkit.CtxWait(t)) {
 				if n++; n == 3 {
 					break
 				}

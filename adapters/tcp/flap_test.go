@@ -1,7 +1,11 @@
 package tcp_test
 
 import (
+	"cmp"
+	"context"
+	"io"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -9,27 +13,41 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
 func TestFlappingServerBackoffNeverResets(t *testing.T) {
-	srv := tcptest.StartServer(t, tcptest.Drop)
+	srv := testkit.StartServer(t, testkit.Drop)
 	base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
 	s := newTCP(t, srv.Addr, tcp.Options{
-		Supervisor: supervisor.Options[net.Conn]{Backoff: tcptest.Fast(base, cap)},
+		Supervisor: supervisor.Options[net.Conn]{Backoff: testkit.Fast(base, cap)},
 	})
-	waits := tcptest.RecordWaits(s)
-	stop := tcptest.Run(t, s)
-	startProgram(t, s) // reads EOF at once and invalidates
+	waits := testkit.RecordWaits(s)
+	stop := testkit.Run(t, s)
+	readUntilEOF(t, s) // reads EOF at once and invalidates
 	<-time.After(window)
 	require.NoError(t, stop())
 
 	accepts := int(srv.Accepts.Load())
-	limit := tcptest.MaxAttempts(base, cap, window)
+	limit := testkit.MaxAttempts(base, cap, window)
 	planned := waits()
 	t.Logf("%d connections accepted in %v (backoff allows %d); planned waits %v", accepts, window, limit, planned)
 	assert.LessOrEqual(t, accepts, limit)
 	assert.GreaterOrEqual(t, accepts, 4, "the server flapped")
-	tcptest.AssertGrowing(t, planned, base)
+	testkit.AssertGrowing(t, planned, base)
+}
+
+// readUntilEOF plays the program: it reads each connection until it
+// fails and reports that with Invalidate, until the test ends.
+func readUntilEOF(t *testing.T, s *supervisor.Supervisor[net.Conn]) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for conn := range s.Connections(ctx) {
+			_, err := io.Copy(io.Discard, conn)
+			s.Invalidate(conn, cmp.Or(err, io.EOF))
+		}
+	})
+	t.Cleanup(func() { cancel(); wg.Wait() })
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -31,7 +31,7 @@ func readHello(_ context.Context, c net.Conn) error {
 
 // roundTripOnce writes a line and reads its echo.
 func roundTripOnce(c net.Conn) error {
-	if err := c.SetDeadline(time.Now().Add(tcptest.Wait)); err != nil {
+	if err := c.SetDeadline(time.Now().Add(testkit.Wait)); err != nil {
 		return err
 	}
 	if _, err := c.Write([]byte("ping\n")); err != nil {
@@ -50,9 +50,9 @@ func roundTripOnce(c net.Conn) error {
 // The Handshake runs inside the attempt: the connection the program gets
 // has had its greeting read.
 func TestHandshakeRunsOnEveryConnection(t *testing.T) {
-	s := newTCP(t, tcptest.StartServer(t, tcptest.Greet).Addr, tcp.Options{Handshake: readHello})
-	tcptest.Run(t, s)
-	ctx := tcptest.CtxWait(t)
+	s := newTCP(t, testkit.StartServer(t, testkit.Greet).Addr, tcp.Options{Handshake: readHello})
+	testkit.Run(t, s)
+	ctx := testkit.CtxWait(t)
 	for range 2 {
 		err := s.Do(ctx, func(_ context.Context, conn net.Conn) error {
 			if err := roundTripOnce(conn); err != nil {
@@ -71,18 +71,18 @@ func TestHandshakeRunsOnEveryConnection(t *testing.T) {
 // interrupted.
 func TestHandshakeEndsWithTheAttempt(t *testing.T) {
 	const connectTimeout = 100 * time.Millisecond
-	s := newTCP(t, tcptest.StartServer(t, tcptest.Stall).Addr, tcp.Options{
+	s := newTCP(t, testkit.StartServer(t, testkit.Stall).Addr, tcp.Options{
 		Handshake:  readHello,
 		Supervisor: supervisor.Options[net.Conn]{ConnectTimeout: connectTimeout},
 	})
 	ch, unsub := s.Subscribe()
 	defer unsub()
 	start := time.Now()
-	tcptest.Run(t, s)
-	st := tcptest.Until(t, ch, "attempt failed", tcptest.IsState(health.Backoff))
+	testkit.Run(t, s)
+	st := testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.InState(health.Backoff))
 	took := st.Since.Sub(start)
 	t.Logf("attempt: %v (%v)", took, st.Err)
 	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: handshake with 127.0.0.1:")
 	assert.GreaterOrEqual(t, took, connectTimeout)
-	assert.Less(t, took, connectTimeout+tcptest.Slack)
+	assert.Less(t, took, connectTimeout+testkit.Slack)
 }

@@ -9,16 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp/internal/dial"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Options has every dial option, and New hands every one to the dialer.
 func TestOptionsMirrorDial(t *testing.T) {
-	tcptest.AssertMirrorsDial(t, Options.dialOptions)
+	testkit.AssertMirrors(t, Options.dialOptions)
 }
 
 func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
-	srv := tcptest.StartServer(t, tcptest.Echo)
+	srv := testkit.StartServer(t, testkit.Echo)
 	d, err := dial.New("tcp", srv.Addr, nil, dial.Options{})
 	require.NoError(t, err)
 	c := &connector{d: d}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,48 +19,11 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// replica is a TCP server that holds its connections until killed.
-type replica struct {
-	ln    net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
-	wg    sync.WaitGroup
-}
-
-func startReplica(t *testing.T) *replica {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	r := &replica{ln: ln}
-	r.wg.Go(func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			r.mu.Lock()
-			r.conns = append(r.conns, c)
-			r.mu.Unlock()
-		}
-	})
-	t.Cleanup(r.kill)
-	return r
-}
-
-// kill closes the listener and every connection, as a crashed process.
-func (r *replica) kill() {
-	_ = r.ln.Close()
-	r.wg.Wait()
-	r.mu.Lock()
-	for _, c := range r.conns {
-		_ = c.Close()
-	}
-	r.conns = nil
-	r.mu.Unlock()
-}
-
 func TestKilledReplicaFailsOverToAnother(t *testing.T) {
-	rs := []*replica{startReplica(t), startReplica(t), startReplica(t)}
-	addr := func(i int) string { return rs[i].ln.Addr().String() }
+	// Each replica holds its connections until it is stopped, as a
+	// crashed process.
+	rs := []*testkit.Server{testkit.StartServer(t, testkit.Stall), testkit.StartServer(t, testkit.Stall), testkit.StartServer(t, testkit.Stall)}
+	addr := func(i int) string { return rs[i].Addr }
 	s, err := tcp.New(addr(0), tcp.Options{
 		Replicas:   []string{addr(1), addr(2)},
 		Supervisor: supervisor.Options[net.Conn]{FailoverSpread: 50 * time.Millisecond},
@@ -80,7 +42,7 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	require.Equal(t, addr(0), st.Endpoint)
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	rs[0].kill()
+	rs[0].Stop()
 	lost := testkit.Until(t, ch, 5*time.Second, "the loss", testkit.InState(health.Backoff))
 	// The kill closes the server's side: the reader sees EOF, or a reset
 	// when the kernel answers with RST (data in flight).
@@ -89,10 +51,4 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	back := testkit.Until(t, ch, 5*time.Second, "connected again", testkit.InState(health.Connected))
 	assert.Equal(t, addr(1), back.Endpoint, "the next replica")
 	assert.Zero(t, back.Failures)
-}
-
-func TestReplicasAreChecked(t *testing.T) {
-	_, err := tcp.New("a:1", tcp.Options{Replicas: []string{"b:1", "c"}})
-	assert.EqualError(t, err, `tcp: Replicas[1] "c": missing port in address`)
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 }

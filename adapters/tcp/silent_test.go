@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // A peer that stops taking data (it vanished, or hangs without reading)
@@ -24,7 +24,7 @@ func TestUserTimeoutFailsWriteToStalledPeer(t *testing.T) {
 		t.Skip("TCP_USER_TIMEOUT is Linux only")
 	}
 	const userTimeout = 500 * time.Millisecond
-	srv := tcptest.StartServer(t, tcptest.Stall)
+	srv := testkit.StartServer(t, testkit.Stall)
 	s := newTCP(t, srv.Addr, tcp.Options{
 		UserTimeout: userTimeout,
 		// Aggressive keep-alive, to show that it is not what ends the write.
@@ -32,8 +32,8 @@ func TestUserTimeoutFailsWriteToStalledPeer(t *testing.T) {
 	})
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	tcptest.Run(t, s)
-	conn, err := s.Conn(tcptest.CtxWait(t))
+	testkit.Run(t, s)
+	conn, err := s.Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 
 	// A safety net only: without TCP_USER_TIMEOUT the write ends here.
@@ -56,7 +56,7 @@ func TestUserTimeoutFailsWriteToStalledPeer(t *testing.T) {
 	}
 	// The kernel starts counting at its first zero-window probe (one RTO,
 	// 200ms minimum, after the window closed) and checks at probe times.
-	assert.Less(t, blocked, userTimeout+400*time.Millisecond+tcptest.Slack)
-	st := tcptest.Until(t, ch, "timed out", tcptest.ErrHas("connection lost", "connection timed out"))
+	assert.Less(t, blocked, userTimeout+400*time.Millisecond+testkit.Slack)
+	st := testkit.Until(t, ch, testkit.Wait, "timed out", testkit.ErrHas("connection lost", "connection timed out"))
 	t.Logf("status: %v %v", st.State, st.Err)
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // tcpUserTimeout is TCP_USER_TIMEOUT (linux/tcp.h), which package syscall
@@ -43,7 +43,7 @@ func sockopts(t *testing.T, c net.Conn) map[string]int {
 }
 
 func TestSocketOptions(t *testing.T) {
-	addr := tcptest.StartServer(t, tcptest.Echo).Addr
+	addr := testkit.StartServer(t, testkit.Echo).Addr
 	for name, tc := range map[string]struct {
 		o    tcp.Options
 		want map[string]int
@@ -58,8 +58,8 @@ func TestSocketOptions(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := newTCP(t, addr, tc.o)
-			tcptest.Run(t, s)
-			err := s.Do(tcptest.CtxWait(t), func(_ context.Context, conn net.Conn) error {
+			testkit.Run(t, s)
+			err := s.Do(testkit.CtxWait(t), func(_ context.Context, conn net.Conn) error {
 				got := sockopts(t, conn)
 				for k, v := range tc.want {
 					assert.Equal(t, v, got[k], k)

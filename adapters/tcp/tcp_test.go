@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -24,42 +24,19 @@ func newTCP(t *testing.T, address string, o tcp.Options) *supervisor.Supervisor[
 		o.Supervisor.Name = "tcp"
 	}
 	if o.Supervisor.Backoff == (backoff.Config{}) {
-		o.Supervisor.Backoff = tcptest.Fast(20*time.Millisecond, 100*time.Millisecond)
+		o.Supervisor.Backoff = testkit.Fast(20*time.Millisecond, 100*time.Millisecond)
 	}
 	s, err := tcp.New(address, o)
 	require.NoError(t, err)
 	return s
 }
 
-func TestServerRestartMidStream(t *testing.T) {
-	srv := tcptest.StartServer(t, tcptest.Echo)
-	s := newTCP(t, srv.Addr, tcp.Options{})
-	ch, unsub := s.Subscribe()
-	defer unsub()
-	tcptest.Run(t, s)
-	p := startProgram(t, s)
-	c1 := p.next(t)
-
-	srv.Stop()
-	lost := tcptest.Until(t, ch, "lost", tcptest.ErrHas("connection lost"))
-	assert.Equal(t, health.Backoff, lost.State)
-	t.Logf("the program's reader saw: %v", lost.Err)
-	refused := tcptest.Until(t, ch, "refused", tcptest.ErrHas("connection refused"))
-	assert.Equal(t, health.Backoff, refused.State, "refused is retried")
-
-	srv.Restart()
-	p.next(t, c1)
-	st := s.Status()
-	assert.Equal(t, health.Connected, st.State)
-	assert.Equal(t, uint64(2), st.Connects)
-}
-
 func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
 	s := newTCP(t, "nonexistent.invalid:1", tcp.Options{Resolver: nxdomain(t)})
 	ch, unsub := s.Subscribe()
 	defer unsub()
-	stop := tcptest.Run(t, s)
-	st := tcptest.Until(t, ch, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
+	stop := testkit.Run(t, s)
+	st := testkit.Until(t, ch, testkit.Wait, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
 	assert.Equal(t, health.Backoff, st.State, "not Failed: DNS comes back")
 	assert.ErrorContains(t, st.Err, `host "nonexistent.invalid" not found in DNS`)
 	var dns *net.DNSError
@@ -71,11 +48,11 @@ func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
 // Connections never yields the connection the body invalidated, even
 // before the supervisor's goroutine has dropped it.
 func TestConnectionsNeverYieldTheSameConn(t *testing.T) {
-	s := newTCP(t, tcptest.StartServer(t, tcptest.Echo).Addr, tcp.Options{})
-	tcptest.Run(t, s)
+	s := newTCP(t, testkit.StartServer(t, testkit.Echo).Addr, tcp.Options{})
+	testkit.Run(t, s)
 	var prev net.Conn
 	n := 0
-	for conn := range s.Connections(tcptest.CtxWait(t)) {
+	for conn := range s.Connections(testkit.CtxWait(t)) {
 		require.True(t, conn != prev, "connection %d is the invalidated one", n)
 		if n++; n == 21 {
 			break
@@ -91,9 +68,9 @@ func TestConnectionsNeverYieldTheSameConn(t *testing.T) {
 
 // Do never runs f on a connection an earlier f broke.
 func TestDoNeverGetsTheInvalidatedConn(t *testing.T) {
-	s := newTCP(t, tcptest.StartServer(t, tcptest.Echo).Addr, tcp.Options{})
-	tcptest.Run(t, s)
-	ctx := tcptest.CtxWait(t)
+	s := newTCP(t, testkit.StartServer(t, testkit.Echo).Addr, tcp.Options{})
+	testkit.Run(t, s)
+	ctx := testkit.CtxWait(t)
 	var prev net.Conn
 	for i := range 20 {
 		err := s.Do(ctx, func(_ context.Context, conn net.Conn) error {

@@ -10,49 +10,35 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
-func TestTLSRestart(t *testing.T) {
-	serverTLS, clientTLS := tcptest.SelfSigned(t)
-	srv := tcptest.StartServer(t, tcptest.TLSServe(serverTLS, tcptest.Echo))
-	s := newTCP(t, srv.Addr, tcp.Options{TLS: clientTLS})
-	tcptest.Run(t, s)
-	p := startProgram(t, s)
-	c1 := p.next(t)
-	_, isTLS := c1.(*tls.Conn)
-	assert.True(t, isTLS)
-	srv.Stop()
-	srv.Restart()
-	p.next(t, c1)
-}
-
 func TestTLSConfigErrorsArePermanent(t *testing.T) {
-	serverTLS, _ := tcptest.SelfSigned(t)
+	serverTLS, _ := testkit.SelfSigned(t)
 	for name, tc := range map[string]struct {
 		handle string
 		cfg    *tls.Config
 		want   string
 	}{
 		"unknown authority": {"tls", &tls.Config{}, "certificate signed by unknown authority"},
-		"wrong host name":   {"tls", &tls.Config{ServerName: "example.com", RootCAs: tcptest.Pool(t, serverTLS)}, "wanted to match example.com"},
+		"wrong host name":   {"tls", &tls.Config{ServerName: "example.com", RootCAs: testkit.Pool(t, serverTLS)}, "wanted to match example.com"},
 		"not a TLS server":  {"greet", &tls.Config{}, "does not look like a TLS handshake"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			handle := tcptest.TLSServe(serverTLS, tcptest.Echo)
+			handle := testkit.TLSServe(serverTLS, testkit.Echo)
 			if tc.handle == "greet" {
-				handle = tcptest.Greet
+				handle = testkit.Greet
 			}
-			srv := tcptest.StartServer(t, handle)
+			srv := testkit.StartServer(t, handle)
 			// A program's Classify (here one that only annotates) runs after
 			// the adapter's and keeps its classes.
 			annotate := func(err error) error { return fmt.Errorf("feed: %w", err) }
 			s := newTCP(t, srv.Addr, tcp.Options{TLS: tc.cfg,
 				Supervisor: supervisor.Options[net.Conn]{Classify: annotate}})
-			err := s.Run(tcptest.CtxWait(t))
+			err := s.Run(testkit.CtxWait(t))
 			require.ErrorIs(t, err, supervisor.ErrFailed)
 			assert.ErrorContains(t, err, tc.want)
 			st := s.Status()

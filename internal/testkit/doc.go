@@ -1,4 +1,7 @@
 // Package testkit holds the helpers that tests across the module share:
-// waiting on a health channel, recording the states it shows, and a
-// goroutine-safe buffer for logs and program output. Only tests import it.
+// a restartable TCP server on 127.0.0.1 and its connection handlers, a
+// self-signed TLS pair, waiting on a health channel and recording the
+// states it shows, the bounds of the backoff tests, goroutine stacks, a
+// goroutine-safe buffer for logs and program output, and the guard of an
+// options struct that mirrors another. Only tests import it.
 package testkit

@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func callFor(t *testing.T, r *rpc.Client, d time.Duration, method string, reply *string) error {
@@ -28,8 +28,8 @@ func TestRPCAbandonedCallsRecycleTheConnection(t *testing.T) {
 	r := newRPC(t, rs.Addr, func(o *rpc.Options) { o.MaxAbandoned = 2 })
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	tcptest.Run(t, r)
-	c1, err := r.Conn(tcptest.CtxWait(t))
+	testkit.Run(t, r)
+	c1, err := r.Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 	pending := rpc.PendingOf(r, c1)
 
@@ -40,9 +40,9 @@ func TestRPCAbandonedCallsRecycleTheConnection(t *testing.T) {
 		assert.Equal(t, health.Connected, r.Status().State, "within MaxAbandoned the connection stays")
 	}
 	require.ErrorIs(t, callFor(t, r, 30*time.Millisecond, "Server.Block", &reply), context.DeadlineExceeded)
-	st := tcptest.Until(t, ch, "recycled", tcptest.ErrHas("connection lost: 3 calls abandoned without a reply (MaxAbandoned 2)"))
+	st := testkit.Until(t, ch, testkit.Wait, "recycled", testkit.ErrHas("connection lost: 3 calls abandoned without a reply (MaxAbandoned 2)"))
 	assert.Equal(t, health.Backoff, st.State)
-	require.NoError(t, r.Call(tcptest.CtxWait(t), "Server.Echo", "y", &reply))
+	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.Echo", "y", &reply))
 	assert.Zero(t, pending(), "closing the connection released the abandoned calls")
 	assert.Equal(t, uint64(2), r.Status().Connects)
 }
@@ -52,15 +52,15 @@ func TestRPCAbandonedCallsRecycleTheConnection(t *testing.T) {
 func TestRPCLateReplyIsDiscarded(t *testing.T) {
 	rs := startRPCServer(t, true)
 	r := newRPC(t, rs.Addr, nil)
-	tcptest.Run(t, r)
-	c1, err := r.Conn(tcptest.CtxWait(t))
+	testkit.Run(t, r)
+	c1, err := r.Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 	pending := rpc.PendingOf(r, c1)
 
 	reply := "mine"
 	require.ErrorIs(t, callFor(t, r, 30*time.Millisecond, "Server.Block", &reply), context.DeadlineExceeded)
 	rs.unblock() // the server replies "late" now
-	require.Eventually(t, func() bool { return pending() == 0 }, tcptest.Wait, time.Millisecond, "the late reply arrived")
+	require.Eventually(t, func() bool { return pending() == 0 }, testkit.Wait, time.Millisecond, "the late reply arrived")
 	reply += " still"
 	assert.Equal(t, "mine still", reply)
 	assert.Equal(t, uint64(1), r.Status().Connects)

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Do on a Client: a server's error answer is returned and keeps the
@@ -18,8 +18,8 @@ func TestRPCDo(t *testing.T) {
 	r := newRPC(t, startRPCServer(t, true).Addr, nil)
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	tcptest.Run(t, r)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, r)
+	ctx := testkit.CtxWait(t)
 
 	var first *rpc2.Client
 	err := r.Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
@@ -38,7 +38,7 @@ func TestRPCDo(t *testing.T) {
 		return c.CallWithContext(ctx, "Server.Echo", "x", &reply)
 	})
 	require.ErrorIs(t, err, rpc2.ErrShutdown)
-	tcptest.Until(t, ch, "reconnected", func(st health.Status) bool { return st.Connects == 2 && st.State == health.Connected })
+	testkit.Until(t, ch, testkit.Wait, "reconnected", func(st health.Status) bool { return st.Connects == 2 && st.State == health.Connected })
 
 	var reply string
 	require.NoError(t, r.Do(ctx, func(ctx context.Context, c *rpc2.Client) error {

@@ -8,10 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/supervisor"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // A server that accepts and never answers (it hangs, or the proxy in
@@ -20,23 +19,23 @@ import (
 // goroutines before the supervisor moves on.
 func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
 	const connectTimeout = 100 * time.Millisecond
-	h := tcptest.NewStacksAt()
-	r := newRPC(t, tcptest.StartServer(t, tcptest.Stall).Addr, func(o *rpc.Options) {
+	h := testkit.NewStacksAt()
+	r := newRPC(t, testkit.StartServer(t, testkit.Stall).Addr, func(o *rpc.Options) {
 		o.Supervisor.ConnectTimeout = connectTimeout
 		o.Supervisor.Logger = slog.New(h)
 	})
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	start := time.Now()
-	tcptest.Run(t, r)
-	st := tcptest.Until(t, ch, "attempt failed", tcptest.IsState(health.Backoff))
+	testkit.Run(t, r)
+	st := testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.InState(health.Backoff))
 	took := st.Since.Sub(start)
 	t.Logf("attempt: %v (%v)", took, st.Err)
 	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: heartbeat")
 	assert.GreaterOrEqual(t, took, connectTimeout)
-	assert.Less(t, took, connectTimeout+tcptest.Slack)
+	assert.Less(t, took, connectTimeout+testkit.Slack)
 
-	tcptest.Until(t, ch, "second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+	testkit.Until(t, ch, testkit.Wait, "second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
 	at := h.At("attempt failed")
 	require.NotEmpty(t, at)
 	assertNoConnectionGoroutines(t, at[0])
@@ -45,30 +44,22 @@ func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
 func TestRPCFlappingServerBackoffNeverResets(t *testing.T) {
 	for name, disable := range map[string]bool{"heartbeat": false, "no heartbeat": true} {
 		t.Run(name, func(t *testing.T) {
-			srv := tcptest.StartServer(t, tcptest.Drop)
+			srv := testkit.StartServer(t, testkit.Drop)
 			base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
 			r := newRPC(t, srv.Addr, func(o *rpc.Options) {
 				o.DisableHeartbeat = disable
-				o.Supervisor.Backoff = tcptest.Fast(base, cap)
+				o.Supervisor.Backoff = testkit.Fast(base, cap)
 			})
-			waits := tcptest.RecordWaits(r)
-			stop := tcptest.Run(t, r)
+			waits := testkit.RecordWaits(r)
+			stop := testkit.Run(t, r)
 			<-time.After(window)
 			require.NoError(t, stop())
-			accepts, limit, planned := int(srv.Accepts.Load()), tcptest.MaxAttempts(base, cap, window), waits()
+			accepts, limit, planned := int(srv.Accepts.Load()), testkit.MaxAttempts(base, cap, window), waits()
 			t.Logf("%d connections accepted in %v (backoff allows %d); planned waits %v; last error %v",
 				accepts, window, limit, planned, r.Status().Err)
 			assert.LessOrEqual(t, accepts, limit)
 			assert.GreaterOrEqual(t, accepts, 4, "the server flapped")
-			tcptest.AssertGrowing(t, planned, base)
+			testkit.AssertGrowing(t, planned, base)
 		})
 	}
-}
-
-func TestRPCMissingHeartbeatMethodIsPermanent(t *testing.T) {
-	r := newRPC(t, startRPCServer(t, false).Addr, nil)
-	err := r.Run(tcptest.CtxWait(t))
-	require.ErrorIs(t, err, supervisor.ErrFailed)
-	assert.ErrorContains(t, err, `heartbeat: the server has no method "redial.Heartbeat"`)
-	assert.Equal(t, health.Failed, r.Status().State)
 }

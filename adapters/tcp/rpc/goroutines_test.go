@@ -9,22 +9,22 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Every goroutine of a connection — rpc2's read loop and a request write
 // blocked on a peer that stopped reading — has ended when the supervisor
 // has closed it, and so before Run returns.
 func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
-	srv := tcptest.StartServer(t, tcptest.Stall)
-	h := tcptest.NewStacksAt()
+	srv := testkit.StartServer(t, testkit.Stall)
+	h := testkit.NewStacksAt()
 	r := newRPC(t, srv.Addr, func(o *rpc.Options) {
 		o.DisableHeartbeat = true
 		o.Supervisor.Logger = slog.New(h)
 	})
-	stop := tcptest.Run(t, r)
-	_, err := r.Conn(tcptest.CtxWait(t))
+	stop := testkit.Run(t, r)
+	_, err := r.Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 
 	big := strings.Repeat("x", 16<<20) // more than the socket buffers hold
@@ -38,10 +38,10 @@ func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 	select {
 	case err := <-call:
 		require.ErrorIs(t, err, context.DeadlineExceeded)
-	case <-time.After(tcptest.Wait):
+	case <-time.After(testkit.Wait):
 		require.FailNow(t, "a Call blocked in its write did not return at its deadline")
 	}
-	require.Contains(t, tcptest.Stacks(), "rpc2.(*Client).send", "the write is blocked")
+	require.Contains(t, testkit.Stacks(), "rpc2.(*Client).send", "the write is blocked")
 
 	require.NoError(t, stop())
 	at := h.At("stopped")
@@ -74,15 +74,15 @@ func (a slowArgs) GobEncode() ([]byte, error) {
 
 // Close waits for a request still being written: Run returns after it.
 func TestRPCRunWaitsForARequestBeingWritten(t *testing.T) {
-	h := tcptest.NewStacksAt()
+	h := testkit.NewStacksAt()
 	r := newRPC(t, startRPCServer(t, true).Addr, func(o *rpc.Options) {
 		o.DisableHeartbeat = true
 		o.Supervisor.Logger = slog.New(h)
 	})
-	stop := tcptest.Run(t, r)
+	stop := testkit.Run(t, r)
 	args := slowArgs{release: make(chan struct{})}
 	var reply string
-	ctx, cancel := context.WithTimeout(tcptest.CtxWait(t), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(testkit.CtxWait(t), 50*time.Millisecond)
 	defer cancel()
 	require.ErrorIs(t, r.Call(ctx, "Server.Echo", args, &reply), context.DeadlineExceeded)
 

@@ -10,12 +10,12 @@ import (
 	"github.com/cenkalti/rpc2"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Options has every dial option, and New hands every one to the dialer.
 func TestOptionsMirrorDial(t *testing.T) {
-	tcptest.AssertMirrorsDial(t, Options.dialOptions)
+	testkit.AssertMirrors(t, Options.dialOptions)
 }
 
 // Do breaks the connection on what Call would invalidate it for, and only

@@ -9,9 +9,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
@@ -19,8 +19,8 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 	r := newRPC(t, rs.Addr, nil)
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	tcptest.Run(t, r)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, r)
+	ctx := testkit.CtxWait(t)
 	var reply string
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "one", &reply))
 	assert.Equal(t, "hello one", reply, "the server called the client's handler")
@@ -28,8 +28,8 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 	require.NoError(t, err)
 
 	rs.Stop()
-	tcptest.Until(t, ch, "lost", tcptest.ErrHas("connection lost", "rpc2 connection closed"))
-	tcptest.Until(t, ch, "refused", tcptest.ErrHas("connection refused"))
+	testkit.Until(t, ch, testkit.Wait, "lost", testkit.ErrHas("connection lost", "rpc2 connection closed"))
+	testkit.Until(t, ch, testkit.Wait, "refused", testkit.ErrHas("connection refused"))
 	rs.Restart()
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "two", &reply), "Call waits for the new connection")
 	assert.Equal(t, "hello two", reply, "the handlers were registered on the new client")
@@ -40,18 +40,18 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 }
 
 func TestRPCOverTLS(t *testing.T) {
-	serverTLS, clientTLS := tcptest.SelfSigned(t)
+	serverTLS, clientTLS := testkit.SelfSigned(t)
 	rs := startRPCServerTLS(t, true, serverTLS)
 	r := newRPC(t, rs.Addr, func(o *rpc.Options) { o.TLS = clientTLS })
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	tcptest.Run(t, r)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, r)
+	ctx := testkit.CtxWait(t)
 	var reply string
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "tls", &reply))
 	assert.Equal(t, "hello tls", reply)
 	rs.Stop()
-	tcptest.Until(t, ch, "lost", tcptest.ErrHas("connection lost"))
+	testkit.Until(t, ch, testkit.Wait, "lost", testkit.ErrHas("connection lost"))
 	rs.Restart()
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "tls again", &reply))
 	assert.Equal(t, "hello tls again", reply)
@@ -62,9 +62,9 @@ func TestRPCCallWhileDisconnectedWaitsBoundedByItsContext(t *testing.T) {
 	r := newRPC(t, rs.Addr, nil)
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	tcptest.Run(t, r)
+	testkit.Run(t, r)
 	rs.Stop()
-	tcptest.Until(t, ch, "refused", tcptest.ErrHas("connection refused"))
+	testkit.Until(t, ch, testkit.Wait, "refused", testkit.ErrHas("connection refused"))
 
 	short, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()
@@ -74,7 +74,7 @@ func TestRPCCallWhileDisconnectedWaitsBoundedByItsContext(t *testing.T) {
 	assert.ErrorContains(t, err, "connection refused", "the error says why there is no connection")
 
 	done := make(chan error, 1)
-	go func() { done <- r.Call(tcptest.CtxWait(t), "Server.Echo", "y", &reply) }()
+	go func() { done <- r.Call(testkit.CtxWait(t), "Server.Echo", "y", &reply) }()
 	rs.Restart()
 	require.NoError(t, <-done)
 	assert.Equal(t, "y", reply)
@@ -86,8 +86,8 @@ func TestRPCCallWhileDisconnectedWaitsBoundedByItsContext(t *testing.T) {
 func TestRPCCallOnADeadClientGoesToTheNext(t *testing.T) {
 	rs := startRPCServer(t, true)
 	r := newRPC(t, rs.Addr, nil)
-	tcptest.Run(t, r)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, r)
+	ctx := testkit.CtxWait(t)
 	for i := range 10 {
 		c, err := r.Conn(ctx)
 		require.NoError(t, err)
@@ -101,8 +101,8 @@ func TestRPCCallOnADeadClientGoesToTheNext(t *testing.T) {
 
 func TestRPCCallChecksItsArguments(t *testing.T) {
 	r := newRPC(t, startRPCServer(t, true).Addr, nil)
-	tcptest.Run(t, r)
-	ctx := tcptest.CtxWait(t)
+	testkit.Run(t, r)
+	ctx := testkit.CtxWait(t)
 	var reply string
 	var nilArgs *string
 	assert.ErrorContains(t, r.Call(ctx, "Server.Echo", nil, &reply), "nil args")
@@ -138,12 +138,12 @@ func TestRPCOnConnectCallsTheNewClient(t *testing.T) {
 	})
 	ch, unsub := r.Subscribe()
 	defer unsub()
-	stop := tcptest.Run(t, r)
-	tcptest.Until(t, ch, "connected", tcptest.IsState(health.Connected))
+	stop := testkit.Run(t, r)
+	testkit.Until(t, ch, testkit.Wait, "connected", testkit.InState(health.Connected))
 	rs.Stop()
-	tcptest.Until(t, ch, "lost", tcptest.ErrHas("connection lost"))
+	testkit.Until(t, ch, testkit.Wait, "lost", testkit.ErrHas("connection lost"))
 	rs.Restart()
-	tcptest.Until(t, ch, "connected again", func(st health.Status) bool { return st.State == health.Connected && st.Connects == 2 })
+	testkit.Until(t, ch, testkit.Wait, "connected again", func(st health.Status) bool { return st.State == health.Connected && st.Connects == 2 })
 	require.NoError(t, stop())
 	assert.Equal(t, []string{"hello on connect", "hello on connect"}, greetings)
 

@@ -12,9 +12,9 @@ import (
 	"github.com/cenkalti/rpc2"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -27,7 +27,7 @@ import (
 //   - Server.Block(s): replies "late" once release is closed; gives up
 //     when the connection closes.
 type rpcServer struct {
-	*tcptest.Server
+	*testkit.Server
 	release     chan struct{}
 	releaseOnce sync.Once
 }
@@ -51,7 +51,7 @@ func startRPCServerTLS(t *testing.T, heartbeat bool, cfg *tls.Config) *rpcServer
 		return errors.New(s)
 	})
 	srv.Handle("Server.CallBack", func(c *rpc2.Client, name string, reply *string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), tcptest.Wait)
+		ctx, cancel := context.WithTimeout(context.Background(), testkit.Wait)
 		defer cancel()
 		return c.CallWithContext(ctx, "Client.Hello", name, reply)
 	})
@@ -63,7 +63,7 @@ func startRPCServerTLS(t *testing.T, heartbeat bool, cfg *tls.Config) *rpcServer
 		}
 		return nil
 	})
-	rs.Server = tcptest.StartServer(t, func(c net.Conn, _ <-chan struct{}) {
+	rs.Server = testkit.StartServer(t, func(c net.Conn, _ <-chan struct{}) {
 		if cfg != nil {
 			c = tls.Server(c, cfg)
 		}

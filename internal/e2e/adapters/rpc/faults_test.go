@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/e2e/toxitest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestRPCResetPeer(t *testing.T) {
@@ -20,20 +21,20 @@ func TestRPCResetPeer(t *testing.T) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	run(t, r)
-	until(t, ch, "connected", isState(health.Connected))
+	testkit.Until(t, ch, testkit.Wait, "connected", testkit.InState(health.Connected))
 
 	// The next heartbeat's reply triggers it. toxiproxy closes the
 	// established connection (EOF, mostly) and resets every new one in
 	// the attempt's first heartbeat.
 	proxy.ResetPeer(t, "rst", 0)
-	st := until(t, ch, "reset", func(st health.Status) bool {
-		return st.State == health.Backoff && errHas("connection reset by peer")(st)
+	st := testkit.Until(t, ch, testkit.Wait, "reset", func(st health.Status) bool {
+		return st.State == health.Backoff && testkit.ErrHas("connection reset by peer")(st)
 	})
 	assert.Equal(t, uint64(1), st.Connects)
 	t.Logf("%v", st.Err)
 	proxy.Remove(t, "rst")
 	var reply string
-	require.NoError(t, r.Call(ctxWait(t), "Server.CallBack", "again", &reply))
+	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.CallBack", "again", &reply))
 	assert.Equal(t, "hello again", reply)
 }
 
@@ -47,30 +48,30 @@ func TestRPCSilentPeerIsFoundByHeartbeat(t *testing.T) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	run(t, r)
-	until(t, ch, "connected", isState(health.Connected))
+	testkit.Until(t, ch, testkit.Wait, "connected", testkit.InState(health.Connected))
 
 	silenced := time.Now()
 	proxy.Silence(t, "silent")
 	call := make(chan error, 1)
 	go func() {
 		var reply string
-		call <- r.Call(ctxWait(t), "Server.Echo", "lost in silence", &reply)
+		call <- r.Call(testkit.CtxWait(t), "Server.Echo", "lost in silence", &reply)
 	}()
-	st := until(t, ch, "heartbeat failed", errHas("connection lost", "heartbeat", "no reply within 100ms"))
+	st := testkit.Until(t, ch, testkit.Wait, "heartbeat failed", testkit.ErrHas("connection lost", "heartbeat", "no reply within 100ms"))
 	took := st.Since.Sub(silenced)
 	t.Logf("silent peer found after %v: %v", took, st.Err)
-	assert.Less(t, took, interval+timeout+slack)
+	assert.Less(t, took, interval+timeout+testkit.Slack)
 
 	err := <-call
 	require.Error(t, err, "a call sent into the silence ends with the connection")
 	assert.NotErrorIs(t, err, context.DeadlineExceeded, "it did not wait for its own deadline")
 	t.Logf("the call sent into the silence: %v", err)
 
-	st = until(t, ch, "attempt failed", errHas("connect: timed out after 200ms", "heartbeat"))
+	st = testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.ErrHas("connect: timed out after 200ms", "heartbeat"))
 	assert.Equal(t, health.Backoff, st.State, "a silent server fails the attempt's first heartbeat")
 	proxy.Unsilence(t, "silent")
 	var reply string
-	require.NoError(t, r.Call(ctxWait(t), "Server.CallBack", "back", &reply))
+	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.CallBack", "back", &reply))
 	assert.Equal(t, "hello back", reply)
 }
 
@@ -83,17 +84,17 @@ func TestRPCLatencyLongerThanConnectTimeout(t *testing.T) {
 	defer unsub()
 	start := time.Now()
 	run(t, r)
-	st := until(t, ch, "attempt failed", isState(health.Backoff))
+	st := testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.InState(health.Backoff))
 	took := st.Since.Sub(start)
 	t.Logf("attempt: %v (%v)", took, st.Err)
 	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: heartbeat")
 	assert.GreaterOrEqual(t, took, connectTimeout)
-	assert.Less(t, took, connectTimeout+slack)
+	assert.Less(t, took, connectTimeout+testkit.Slack)
 
 	proxy.Remove(t, "slow-up")
 	proxy.Remove(t, "slow-down")
 	var reply string
-	require.NoError(t, r.Call(ctxWait(t), "Server.Echo", "fast", &reply))
+	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.Echo", "fast", &reply))
 }
 
 // A failed attempt (its first heartbeat went unanswered) is closed with
@@ -101,7 +102,7 @@ func TestRPCLatencyLongerThanConnectTimeout(t *testing.T) {
 func TestRPCFailedAttemptLeavesNothingRunning(t *testing.T) {
 	proxy := toxitest.New(t, startRPCServer(t))
 	proxy.Silence(t, "silent")
-	h := newStacksAt()
+	h := testkit.NewStacksAt()
 	r := newRPC(t, proxy.Addr(), func(o *rpc.Options) {
 		o.Supervisor.ConnectTimeout = 50 * time.Millisecond
 		o.Supervisor.Logger = slog.New(h)
@@ -109,8 +110,8 @@ func TestRPCFailedAttemptLeavesNothingRunning(t *testing.T) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	run(t, r)
-	until(t, ch, "attempt failed", func(st health.Status) bool { return st.Attempt >= 2 })
-	at := h.at("attempt failed")
+	testkit.Until(t, ch, testkit.Wait, "attempt failed", func(st health.Status) bool { return st.Attempt >= 2 })
+	at := h.At("attempt failed")
 	require.NotEmpty(t, at)
 	assertNoConnectionGoroutines(t, at[0])
 }

@@ -17,7 +17,7 @@ import (
 )
 
 func TestResetPeer(t *testing.T) {
-	proxy := toxitest.New(t, testkit.Serve(t, echo))
+	proxy := toxitest.New(t, testkit.StartServer(t, testkit.Echo).Addr)
 	s := newTCP(t, proxy.Addr(), tcp.Options{})
 	ch, unsub := s.Subscribe()
 	defer unsub()
@@ -26,7 +26,7 @@ func TestResetPeer(t *testing.T) {
 	c1 := p.next(t)
 
 	proxy.ResetPeer(t, "rst", 0)
-	st := until(t, ch, "reset", errHas("connection lost", "connection reset by peer"))
+	st := testkit.Until(t, ch, testkit.Wait, "reset", testkit.ErrHas("connection lost", "connection reset by peer"))
 	assert.Equal(t, health.Backoff, st.State, "a reset is retried")
 
 	proxy.Remove(t, "rst")
@@ -40,20 +40,20 @@ func TestResetPeer(t *testing.T) {
 // latency longer than ConnectTimeout keeps from coming in time.
 func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 	const connectTimeout, latency = 150 * time.Millisecond, 600 * time.Millisecond
-	serverTLS, clientTLS := selfSigned(t)
+	serverTLS, clientTLS := testkit.SelfSigned(t)
 	for _, tc := range []struct {
 		name    string
-		handle  func(net.Conn)
+		handle  func(net.Conn, <-chan struct{})
 		tls     bool
 		hello   bool
 		timeout bool // the attempt ends at ConnectTimeout
 	}{
-		{name: "tcp only", handle: echo},
-		{name: "handshake", handle: greet, hello: true, timeout: true},
-		{name: "tls", handle: tlsServe(serverTLS, echo), tls: true, timeout: true},
+		{name: "tcp only", handle: testkit.Echo},
+		{name: "handshake", handle: testkit.Greet, hello: true, timeout: true},
+		{name: "tls", handle: testkit.TLSServe(serverTLS, testkit.Echo), tls: true, timeout: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			proxy := toxitest.New(t, testkit.Serve(t, tc.handle))
+			proxy := toxitest.New(t, testkit.StartServer(t, tc.handle).Addr)
 			proxy.Latency(t, "slow", latency)
 			o := tcp.Options{Supervisor: supervisor.Options[net.Conn]{ConnectTimeout: connectTimeout}}
 			if tc.tls {
@@ -67,7 +67,7 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 			defer unsub()
 			start := time.Now() // the first attempt is immediate
 			run(t, s)
-			end := until(t, ch, "attempt ended", func(st health.Status) bool {
+			end := testkit.Until(t, ch, testkit.Wait, "attempt ended", func(st health.Status) bool {
 				return st.State == health.Backoff || st.State == health.Connected
 			})
 			took := end.Since.Sub(start)
@@ -80,11 +80,11 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 			require.Equal(t, health.Backoff, end.State)
 			assert.ErrorContains(t, end.Err, "timed out after 150ms")
 			assert.GreaterOrEqual(t, took, connectTimeout)
-			assert.Less(t, took, connectTimeout+slack)
+			assert.Less(t, took, connectTimeout+testkit.Slack)
 
 			proxy.Remove(t, "slow-up")
 			proxy.Remove(t, "slow-down")
-			c, err := s.Conn(ctxWait(t))
+			c, err := s.Conn(testkit.CtxWait(t))
 			require.NoError(t, err)
 			if tc.hello {
 				return
@@ -100,13 +100,13 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 // read deadline (or a heartbeat, as RPC has) finds such a silent peer.
 func TestSilencedProxyIsInvisibleToTCP(t *testing.T) {
 	const userTimeout = 200 * time.Millisecond
-	proxy := toxitest.New(t, testkit.Serve(t, echo))
+	proxy := toxitest.New(t, testkit.StartServer(t, testkit.Echo).Addr)
 	s := newTCP(t, proxy.Addr(), tcp.Options{
 		UserTimeout: userTimeout,
 		KeepAlive:   net.KeepAliveConfig{Enable: true, Idle: 50 * time.Millisecond, Interval: 50 * time.Millisecond, Count: 2},
 	})
 	run(t, s)
-	conn, err := s.Conn(ctxWait(t))
+	conn, err := s.Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 	require.NoError(t, roundTripOnce(conn))
 

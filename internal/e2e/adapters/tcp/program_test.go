@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -81,7 +82,7 @@ func (p *program) roundTrips(ctx context.Context, conn net.Conn, tick <-chan tim
 // those in not.
 func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 	t.Helper()
-	timeout := time.NewTimer(wait)
+	timeout := time.NewTimer(testkit.Wait)
 	defer timeout.Stop()
 	for {
 		select {
@@ -90,7 +91,7 @@ func (p *program) next(t *testing.T, not ...net.Conn) net.Conn {
 				return c
 			}
 		case <-timeout.C:
-			require.FailNow(t, "no round trip on a new connection", "within %v", wait)
+			require.FailNow(t, "no round trip on a new connection", "within %v", testkit.Wait)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package tcptest
+package testkit
 
 import (
 	"testing"
@@ -33,7 +33,7 @@ func MaxAttempts(base, cap, window time.Duration) int {
 
 // RecordWaits records the planned wait of every Backoff status seen; call
 // the func it returns once, to stop and get them.
-func RecordWaits(s Runner) func() []time.Duration {
+func RecordWaits(s Subscriber) func() []time.Duration {
 	ch, unsub := s.Subscribe()
 	done := make(chan []time.Duration, 1)
 	go func() {

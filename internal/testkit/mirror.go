@@ -1,4 +1,4 @@
-package tcptest
+package testkit
 
 import (
 	"crypto/tls"
@@ -9,18 +9,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/redial-go/redial/adapters/tcp/internal/dial"
 )
 
-// AssertMirrorsDial guards an adapter's flat options O (tcp.Options,
-// rpc.Options): O has every field of dial.Options with the same name and
-// type, and convert (the adapter's conversion to dial.Options) copies every
-// one. A dial option added to dial.Options and not to O, or not copied,
+// AssertMirrors guards a flat options struct O that repeats the fields of
+// To (tcp.Options and rpc.Options repeat dial.Options): O has every field
+// of To with the same name and type, and convert (the conversion to To)
+// copies every one. A field added to To and not to O, or not copied,
 // fails here.
-func AssertMirrorsDial[O any](t *testing.T, convert func(O) dial.Options) {
+func AssertMirrors[O, To any](t *testing.T, convert func(O) To) {
 	t.Helper()
-	dt, ot := reflect.TypeFor[dial.Options](), reflect.TypeFor[O]()
+	dt, ot := reflect.TypeFor[To](), reflect.TypeFor[O]()
 	var o O
 	ov := reflect.ValueOf(&o).Elem()
 	for f := range dt.Fields() {
@@ -54,6 +52,6 @@ func setNonZero(t *testing.T, v reflect.Value, name string) {
 	case *net.Resolver:
 		v.Set(reflect.ValueOf(&net.Resolver{PreferGo: true}))
 	default:
-		t.Fatalf("dial.Options.%s: a field of type %v this test does not know; teach it", name, v.Type())
+		t.Fatalf("field %s: a type this test does not know (%v); teach it", name, v.Type())
 	}
 }

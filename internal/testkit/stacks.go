@@ -1,4 +1,4 @@
-package tcptest
+package testkit
 
 import (
 	"context"
