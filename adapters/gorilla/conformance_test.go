@@ -54,10 +54,7 @@ func TestConformance(t *testing.T) {
 		Refusal:  "404",
 		Silent:   gorilla.ErrHeartbeat,
 		Liveness: 2*interval + timeout,
-		Known: conformance.Known(map[string]string{
-			"secrets-closed":    "issue 19 defect 3 (in gorilla too): a Cookie's sid=... part, echoed alone in a close reason, is shown (the secret set of DESIGN v3 holds each name=value part of a header value)",
-			"secrets-callbacks": "issue 19 defect 3 (in gorilla too): the credential an earlier BeforeConnect set, named in its own error, is shown",
-		}),
+		Known:    conformance.Known(nil),
 	})
 }
 

@@ -54,10 +54,7 @@ func TestConformance(t *testing.T) {
 			"panic-on-connect":   noOnConnect,
 			"timeout-on-connect": noOnConnect,
 		},
-		Known: conformance.Known(map[string]string{
-			"secrets-refused":   "issue 19 defect 3: a Cookie's sid=... part and an earlier BeforeConnect's credential, echoed in a 200's Content-Type, are shown",
-			"secrets-callbacks": "issue 19 defect 3: BeforeConnect's own error text, naming the credential an earlier call set, is shown",
-		}),
+		Known: conformance.Known(nil),
 	})
 }
 

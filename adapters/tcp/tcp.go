@@ -58,12 +58,19 @@ func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.handshake != nil {
-		if err := dial.WithDeadline(ctx, conn, c.handshake); err != nil {
-			_ = dial.Close(conn)
-			return nil, fmt.Errorf("handshake with %s: %w", c.d.Addrs()[i], err)
-		}
+	if c.handshake == nil {
+		return conn, nil
 	}
+	ok := false
+	defer func() {
+		if !ok { // the Handshake failed or panicked
+			_ = dial.Close(conn)
+		}
+	}()
+	if err := dial.WithDeadline(ctx, conn, c.handshake); err != nil {
+		return nil, fmt.Errorf("handshake with %s: %w", c.d.Addrs()[i], err)
+	}
+	ok = true
 	return conn, nil
 }
 

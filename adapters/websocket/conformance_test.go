@@ -49,11 +49,7 @@ func TestConformance(t *testing.T) {
 		Refusal:  "404",
 		Silent:   redialws.ErrHeartbeat,
 		Liveness: 2*interval + timeout,
-		Known: conformance.Known(map[string]string{
-			"secrets-closed":    "issue 19 defect 1 (the url's userinfo, sent as Basic authorization, echoed in a close reason is shown) and defect 3 in websocket too (so is a Cookie's sid=... part echoed alone)",
-			"secrets-after-run": "issue 19 defect 2: the close reason answering the client's goodbye after Run's ctx ended is yielded unmasked",
-			"secrets-callbacks": "issue 19 defect 3 (in websocket too): the credential an earlier BeforeConnect set, named in its own error, is shown",
-		}),
+		Known:    conformance.Known(nil),
 	})
 }
 

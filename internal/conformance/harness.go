@@ -153,15 +153,7 @@ type Harness struct {
 // issue 19's defects 5, 6 and 7 live in the supervisor (branch s-core
 // fixes them). A harness's Known starts from them (see Known); a case its
 // Skip table names is not run at all.
-var SupervisorDefects = map[string]string{
-	"panic-connect":      "issue 19 defect 5: a panic in the attempt's callback (BeforeConnect, Handshake), on the attempt's goroutine, kills the process",
-	"panic-on-connect":   "issue 19 defect 5: a panic in OnConnect, on the attempt's goroutine, kills the process",
-	"panic-classify":     "issue 19 defect 5: a panic in Classify, on the attempt's goroutine, kills the process",
-	"panic-logger":       "issue 19 defect 5: a panic in the Logger's handler leaves a wedged supervisor (Done open, no final Status)",
-	"order-failed":       "issue 19 defect 6: Err is nil after the health channel closed on Failed, while the Logger runs",
-	"timeout-connect":    "issue 19 defect 7: a BeforeConnect (Handshake) that ignores its ctx holds the attempt past ConnectTimeout",
-	"timeout-on-connect": "issue 19 defect 7: an OnConnect that ignores its ctx holds the attempt past ConnectTimeout",
-}
+var SupervisorDefects = map[string]string{}
 
 // Known returns the known failures of SupervisorDefects and own, own
 // winning for a case both name.

@@ -3,15 +3,14 @@ package conformance
 import (
 	"context"
 	"iter"
-
-	"github.com/redial-go/redial/supervisor"
 )
 
 // Connections is the Stream of a supervisor's Connections loop whose body
 // is use: it uses conn as a program does until conn breaks, and returns
 // why. The loop yields each connection, then the error of its break
-// (after Invalidate with it). sup is the client's supervisor.
-func Connections[C comparable](sup func(Client) *supervisor.Supervisor[C], use func(ctx context.Context, conn C) error) Stream {
+// (after Invalidate with it). sup is the client's supervisor, or the type
+// embedding it whose Connections the program uses.
+func Connections[C comparable, L Looper[C]](sup func(Client) L, use func(ctx context.Context, conn C) error) Stream {
 	return Stream{Name: "Connections", Greets: true, Range: func(ctx context.Context, c Client) iter.Seq2[any, error] {
 		s := sup(c)
 		return func(yield func(any, error) bool) {
@@ -30,6 +29,13 @@ func Connections[C comparable](sup func(Client) *supervisor.Supervisor[C], use f
 			}
 		}
 	}}
+}
+
+// Looper is what Connections loops over: a *supervisor.Supervisor[C] or a
+// type that embeds it.
+type Looper[C comparable] interface {
+	Connections(ctx context.Context) iter.Seq[C]
+	Invalidate(conn C, err error)
 }
 
 // Seq2 makes an adapter's iterator a Stream's.
