@@ -1,0 +1,208 @@
+package amqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+
+	"github.com/redial-go/redial/internal/opterr"
+)
+
+// Delivery is one message a consumer received: amqp091's Delivery, with
+// Ack, Nack and Reject that say ErrStaleDelivery when its channel is gone.
+// Redelivered is the broker's mark on a delivery it sent before (to this
+// consumer or another) without getting an ack.
+type Delivery struct {
+	amqp091.Delivery
+}
+
+// Ack acknowledges the delivery (and, with multiple, every earlier one of
+// its channel). An error wrapping ErrStaleDelivery means its channel is
+// gone: the broker delivers it again. A nil error means the ack was sent,
+// not that the broker got it: a connection that breaks right after may
+// still bring the delivery again (Redelivered), so handle duplicates.
+func (d Delivery) Ack(multiple bool) error { return d.stale("ack", d.Delivery.Ack(multiple)) }
+
+// Nack rejects the delivery (with multiple, every earlier one of its
+// channel too), requeued or dropped (dead-lettered) as requeue says;
+// errors as Ack's.
+func (d Delivery) Nack(multiple, requeue bool) error {
+	return d.stale("nack", d.Delivery.Nack(multiple, requeue))
+}
+
+// Reject rejects the delivery, requeued or dropped as requeue says;
+// errors as Ack's.
+func (d Delivery) Reject(requeue bool) error { return d.stale("reject", d.Delivery.Reject(requeue)) }
+
+func (d Delivery) stale(op string, err error) error {
+	if errors.Is(err, amqp091.ErrClosed) {
+		return fmt.Errorf("amqp: %s of delivery %d: %w", op, d.DeliveryTag, ErrStaleDelivery)
+	}
+	return err
+}
+
+// consumeError is a consumer's failure, its queue named, its cause safe
+// already. Classify leaves it as it is: a consumer refused on its queue
+// costs the connection (so that Topology runs again) but never ends the
+// supervisor.
+type consumeError struct {
+	queue string
+	err   error
+}
+
+func (e *consumeError) Error() string { return fmt.Sprintf("queue %q: %v", e.queue, e.err) }
+func (e *consumeError) Unwrap() error { return e.err }
+
+// Deliveries consumes queue with manual acks, at most Options.Prefetch
+// unacknowledged deliveries at a time, and yields each delivery; the
+// program acks it (Delivery.Ack) once handled. It waits while there is no
+// connection. After every reconnect — and after the broker ended the
+// consumer (its queue deleted) — the consumer is started again, and once
+// it is, Deliveries yields one error wrapping ErrMissed: deliveries not
+// acknowledged before come again, marked Redelivered, and their acks fail
+// with ErrStaleDelivery.
+//
+// A consumer the broker refuses — 404 NOT_FOUND (the queue is not there),
+// 403, 406 — is yielded as an error naming the queue (errors.As finds the
+// *amqp091.Error) and costs the connection: the supervisor reconnects with
+// its backoff and Topology runs again, so a queue it declares comes back.
+// Such a refusal never makes the supervisor give up.
+//
+// The loop ends when ctx ends or the supervisor stops or gives up (Err
+// says which); it never spins. Ending it (a break, ctx) closes the
+// consumer's channel: deliveries not acked by then are requeued. A queue
+// "" yields one error wrapping supervisor.ErrInvalidOptions and ends. Use
+// one loop per queue, each on a goroutine of its own if they run at once.
+func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Delivery, error] {
+	return func(yield func(Delivery, error) bool) {
+		if queue == "" {
+			yield(Delivery{}, opterr.New(pkg, "queue", nil, "empty (the default queue name means the last one declared on the channel)"))
+			return
+		}
+		var missed error // why the consumer was started again, once the new one is up
+		for {
+			conn, err := c.Conn(ctx)
+			if err != nil {
+				return
+			}
+			k, err := c.consume(conn, queue)
+			if err != nil {
+				if !c.refused(ctx, conn, queue, err, yield) {
+					return
+				}
+				continue
+			}
+			if missed != nil && !yield(Delivery{}, missed) {
+				k.close()
+				return
+			}
+			why, more := k.run(ctx, yield)
+			k.close()
+			if !more {
+				return
+			}
+			missed = fmt.Errorf("amqp: queue %q: consumer started again after: %w: %w", queue, c.c.safe(why), ErrMissed)
+			c.gone(ctx, conn)
+		}
+	}
+}
+
+// refused handles a consume that failed with err: on a connection that is
+// gone it waits for the next; on a live one the refusal is yielded and the
+// connection invalidated. It reports whether the loop goes on.
+func (c *Client) refused(ctx context.Context, conn *amqp091.Connection, queue string, err error, yield func(Delivery, error) bool) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if conn.IsClosed() {
+		c.gone(ctx, conn)
+		return true
+	}
+	ce := &consumeError{queue: queue, err: c.c.safe(err)}
+	c.Invalidate(conn, ce)
+	return yield(Delivery{}, fmt.Errorf("amqp: %w", ce))
+}
+
+// gone makes sure that Conn hands out conn no more once it is closed: it
+// waits until the watch saw why, and invalidates it with that reason.
+func (c *Client) gone(ctx context.Context, conn *amqp091.Connection) {
+	if !conn.IsClosed() {
+		return
+	}
+	if l := c.c.linkOf(conn); l != nil {
+		select {
+		case <-l.dead:
+			c.Invalidate(conn, l.reason)
+		case <-ctx.Done():
+		}
+	}
+}
+
+// consumer is one Deliveries loop's channel on one connection.
+type consumer struct {
+	ch         *amqp091.Channel
+	deliveries <-chan amqp091.Delivery
+	closes     chan *amqp091.Error
+	cancels    chan string
+}
+
+// consume starts a consumer of queue on conn.
+func (c *Client) consume(conn *amqp091.Connection, queue string) (*consumer, error) {
+	ch, err := conn.Channel()
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.Qos(c.c.o.Prefetch, 0, false); err != nil {
+		_ = ch.Close()
+		return nil, err
+	}
+	k := &consumer{ch: ch, closes: ch.NotifyClose(make(chan *amqp091.Error, 1)), cancels: ch.NotifyCancel(make(chan string, 1))}
+	if k.deliveries, err = ch.Consume(queue, "", false, false, false, false, nil); err != nil {
+		_ = ch.Close()
+		return nil, err
+	}
+	return k, nil
+}
+
+// run yields the consumer's deliveries until it ends (why, and true) or
+// the program's loop does (false).
+func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) (error, bool) {
+	for {
+		select {
+		case d, ok := <-k.deliveries:
+			if !ok {
+				return k.why(), true
+			}
+			if !yield(Delivery{d}, nil) {
+				return nil, false
+			}
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+// why says why the consumer's deliveries ended: amqp091 notifies a
+// channel's close and a broker's cancel before it closes them.
+func (k *consumer) why() error {
+	select {
+	case e, ok := <-k.closes:
+		if ok && e != nil {
+			return e
+		}
+	default:
+	}
+	select {
+	case <-k.cancels:
+		return fmt.Errorf("%w (its queue deleted?)", ErrCanceled)
+	default:
+	}
+	return errors.New("channel closed")
+}
+
+// close closes the consumer's channel: the broker requeues what was not
+// acked.
+func (k *consumer) close() { _ = k.ch.Close() }

@@ -1,0 +1,73 @@
+package amqp_test
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/amqp"
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// fast is the backoff of the tests: a broker's restart is waited out in
+// about a second.
+var fast = backoff.Config{Base: 50 * time.Millisecond, Cap: time.Second}
+
+var queues atomic.Int64
+
+// queueName returns a queue name no other test uses.
+func queueName(t *testing.T) string {
+	return fmt.Sprintf("q%d-%s", queues.Add(1), t.Name())
+}
+
+// declare returns a Topology that declares queue, durable.
+func declare(queue string) func(context.Context, *amqp091.Channel) error {
+	return func(_ context.Context, ch *amqp091.Channel) error {
+		_, err := ch.QueueDeclare(queue, true, false, false, false, nil)
+		return err
+	}
+}
+
+// run starts c until the test ends and returns its health channel. Run's
+// error is checked: nil, unless failed.
+func run(t *testing.T, c *amqp.Client) <-chan health.Status {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ch, unsubscribe := c.Subscribe()
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Error("Run did not return within 30s of cancel")
+		}
+		unsubscribe()
+	})
+	return ch
+}
+
+// connected waits for the Connected status.
+func connected(t *testing.T, ch <-chan health.Status) health.Status {
+	t.Helper()
+	return testkit.Until(t, ch, 60*time.Second, "connected", func(st health.Status) bool { return st.State == health.Connected })
+}
+
+// newClient returns a Client of url with o, failing t on an error.
+func newClient(t *testing.T, url string, o amqp.Options) *amqp.Client {
+	t.Helper()
+	if o.Supervisor.Backoff == (backoff.Config{}) {
+		o.Supervisor.Backoff = fast
+	}
+	c, err := amqp.New(url, o)
+	require.NoError(t, err)
+	return c
+}
