@@ -34,7 +34,7 @@ type connector struct {
 	mu     sync.Mutex
 	latest redact.Target // every endpoint's secrets and the newest BeforeConnect's
 
-	links   sync.Map              // *amqp091.Connection -> *link, from Connect to Close
+	links   sync.Map             // *amqp091.Connection -> *link, from Connect to Close
 	current atomic.Pointer[link] // the link being watched: the live connection
 }
 
@@ -79,13 +79,12 @@ func (c *connector) secrets() redact.Target {
 	return c.latest
 }
 
-// step names a step on endpoint i in errors: "connect", or `connect
-// "amqp://xxxxx@b:5672/"` when there are several endpoints.
-func (c *connector) step(what string, i int) string {
+// at names endpoint i in errors when there are several: `"amqp://xxxxx@b:5672/": `.
+func (c *connector) at(i int) string {
 	if len(c.targets) == 1 {
-		return what
+		return ""
 	}
-	return what + " " + strconv.Quote(c.targets[i].shown)
+	return strconv.Quote(c.targets[i].shown) + ": "
 }
 
 // Connect makes one attempt on the url.
@@ -125,7 +124,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		err = c.topology(ctx, conn)
 	}
 	if !stop() && err == nil {
-		err = fmt.Errorf("%s: %w", c.step("connect", i), context.Cause(ctx)) // the attempt ended: w is closed
+		err = fmt.Errorf("%s%w", c.at(i), context.Cause(ctx)) // the attempt ended: w is closed
 	}
 	if err != nil {
 		_ = w.Close()
@@ -141,16 +140,15 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 // looks the same. So the first such refusal is retried, and only a second
 // one in a row is kept as ErrCredentials (which Classify makes permanent).
 func (c *connector) loginError(i int, tg redact.Target, err error) error {
-	step := c.step("connect", i)
 	if !errors.Is(err, amqp091.ErrCredentials) {
 		c.refusals[i] = 0
-		return safeWith(tg, fmt.Errorf("%s: %w", step, err))
+		return safeWith(tg, fmt.Errorf("%s%w", c.at(i), err))
 	}
 	c.refusals[i]++
 	if c.refusals[i] < 2 && c.o.BeforeConnect == nil {
-		return redact.Scrubbed(step + ": the broker closed the connection at login: a wrong user name or password? (retried once: a broker going down looks the same)")
+		return redact.Scrubbed(c.at(i) + "the broker closed the connection at login: a wrong user name or password? (retried once: a broker going down looks the same)")
 	}
-	return safeWith(tg, fmt.Errorf("%s: login refused: %w", step, err))
+	return safeWith(tg, fmt.Errorf("%slogin refused: %w", c.at(i), err))
 }
 
 // topology runs the program's Topology with a channel of its own. A
@@ -253,7 +251,7 @@ func (l *link) lost(e *amqp091.Error, ok bool) error {
 		return fmt.Errorf("%w: no frame for %v (Heartbeat %v): %w", errSilent, hb*3/2, hb, l.wire.err())
 	case !e.Server:
 		if rerr := l.wire.err(); rerr != nil {
-			return fmt.Errorf("read: %w", rerr)
+			return rerr
 		}
 		return e
 	}

@@ -88,9 +88,13 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 			if err != nil {
 				return
 			}
+			l := c.c.linkOf(conn)
+			if l == nil {
+				continue // closed since Conn: Conn hands it out no more
+			}
 			k, err := c.consume(conn, queue)
 			if err != nil {
-				if !c.refused(ctx, conn, queue, err, yield) {
+				if !c.refused(ctx, l, queue, err, yield) {
 					return
 				}
 				continue
@@ -104,8 +108,10 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 			if !more {
 				return
 			}
+			if reason := c.gone(ctx, l); reason != nil {
+				why = reason // the connection's: the channel's says less
+			}
 			missed = fmt.Errorf("amqp: queue %q: consumer started again after: %w: %w", queue, c.c.safe(why), ErrMissed)
-			c.gone(ctx, conn)
 		}
 	}
 }
@@ -113,31 +119,33 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 // refused handles a consume that failed with err: on a connection that is
 // gone it waits for the next; on a live one the refusal is yielded and the
 // connection invalidated. It reports whether the loop goes on.
-func (c *Client) refused(ctx context.Context, conn *amqp091.Connection, queue string, err error, yield func(Delivery, error) bool) bool {
+func (c *Client) refused(ctx context.Context, l *link, queue string, err error, yield func(Delivery, error) bool) bool {
 	if ctx.Err() != nil {
 		return false
 	}
-	if conn.IsClosed() {
-		c.gone(ctx, conn)
+	if l.conn.IsClosed() {
+		c.gone(ctx, l)
 		return true
 	}
 	ce := &consumeError{queue: queue, err: c.c.safe(err)}
-	c.Invalidate(conn, ce)
+	c.Invalidate(l.conn, ce)
 	return yield(Delivery{}, fmt.Errorf("amqp: %w", ce))
 }
 
-// gone makes sure that Conn hands out conn no more once it is closed: it
-// waits until the watch saw why, and invalidates it with that reason.
-func (c *Client) gone(ctx context.Context, conn *amqp091.Connection) {
-	if !conn.IsClosed() {
-		return
+// gone makes sure that Conn hands out l's connection no more once it is
+// closed: it
+// waits until the watch saw why, invalidates it with that reason, and
+// returns it; nil when l's connection is not closed.
+func (c *Client) gone(ctx context.Context, l *link) error {
+	if !l.conn.IsClosed() {
+		return nil
 	}
-	if l := c.c.linkOf(conn); l != nil {
-		select {
-		case <-l.dead:
-			c.Invalidate(conn, l.reason)
-		case <-ctx.Done():
-		}
+	select {
+	case <-l.dead:
+		c.Invalidate(l.conn, l.reason)
+		return l.reason
+	case <-ctx.Done():
+		return nil
 	}
 }
 

@@ -3,6 +3,8 @@ package amqp_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,4 +72,61 @@ func newClient(t *testing.T, url string, o amqp.Options) *amqp.Client {
 	c, err := amqp.New(url, o)
 	require.NoError(t, err)
 	return c
+}
+
+// logger returns a stock slog JSON handler's Logger writing to a buffer
+// the test can read.
+func logger() (*slog.Logger, *testkit.Buffer) {
+	var b testkit.Buffer
+	return slog.New(slog.NewJSONHandler(&b, &slog.HandlerOptions{Level: slog.LevelDebug})), &b
+}
+
+// everyText returns every text of c a user could see: Status.Err, Err,
+// the history's errors, the log.
+func everyText(c *amqp.Client, log *testkit.Buffer) string {
+	var b strings.Builder
+	fmt.Fprintln(&b, c.Status().Err, c.Err(), log.String())
+	for _, tr := range c.History() {
+		fmt.Fprintln(&b, tr.Err)
+	}
+	return b.String()
+}
+
+// finished waits for c's Run to end (Done) and returns Err.
+func finished(t *testing.T, c *amqp.Client, d time.Duration) error {
+	t.Helper()
+	select {
+	case <-c.Done():
+		return c.Err()
+	case <-time.After(d):
+		t.Fatalf("still running after %v: %v", d, c.Status())
+		return nil
+	}
+}
+
+// ctxFor returns a context that ends after d or when the test ends.
+func ctxFor(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// until waits on ch for a Status that satisfies ok.
+func until(t *testing.T, ch <-chan health.Status, what string, ok func(health.Status) bool) health.Status {
+	t.Helper()
+	return testkit.Until(t, ch, 60*time.Second, what, ok)
+}
+
+// lossOf returns the error of c's last lost connection (its history's
+// last Connected -> Backoff transition).
+func lossOf(t *testing.T, c *amqp.Client) error {
+	t.Helper()
+	h := c.History()
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].From == health.Connected && h[i].Err != nil {
+			return h[i].Err
+		}
+	}
+	t.Fatalf("no lost connection in the history: %v", h)
+	return nil
 }

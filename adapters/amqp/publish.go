@@ -65,7 +65,7 @@ func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.
 			}
 			continue
 		}
-		c.gone(ctx, conn) // Conn hands out the next one
+		c.gone(ctx, l) // Conn hands out the next one
 		if ctx.Err() != nil {
 			return fmt.Errorf("amqp: publish: not sent: %w", ctx.Err())
 		}

@@ -31,7 +31,7 @@ const Host = "127.0.0.1"
 
 // User is the user every broker is created with; its password is
 // Broker.Password.
-const User = "redial"
+const User = "rabbituser"
 
 // Options configures a broker. The zero value is a default broker.
 type Options struct {
