@@ -1,0 +1,53 @@
+package amqp_test
+
+import (
+	"testing"
+	"time"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+	"github.com/stretchr/testify/assert"
+
+	"github.com/redial-go/redial/adapters/amqp"
+	"github.com/redial-go/redial/health"
+)
+
+// A broker that hangs (SIGSTOP: its sockets stay open, nothing answers) is
+// given up on by the heartbeat within 15s with the defaults; the message
+// sent meanwhile may or may not have been delivered; once the broker runs
+// again the client is back.
+func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
+	b := rabbit.Get(t)
+	q := queueName(t)
+	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
+	st := run(t, c)
+	connected(t, st)
+	ctx := ctxFor(t, 2*time.Minute)
+	if err := c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("opens the publisher's channel")}); err != nil {
+		t.Fatal(err)
+	}
+
+	b.Freeze(t)
+	frozen := time.Now()
+	thawed := false
+	thaw := func() {
+		if !thawed {
+			thawed = true
+			b.Thaw(t)
+		}
+	}
+	t.Cleanup(thaw)
+	published := make(chan error, 1)
+	go func() { published <- c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("x")}) }()
+	until(t, st, "the loss", func(s health.Status) bool { return s.State != health.Connected })
+	took := time.Since(frozen)
+	lost := lossOf(t, c)
+	t.Logf("lost after %v: %v", took, lost)
+	assert.LessOrEqual(t, took, 16*time.Second, "1.5 heartbeats of 10s, and a scheduling margin")
+	assert.Contains(t, lost.Error(), "broker silent")
+	assert.Contains(t, lost.Error(), "Heartbeat 10s")
+	err := <-published
+	assert.ErrorIs(t, err, amqp.ErrMaybeDelivered, "%v", err)
+
+	thaw()
+	connected(t, st)
+}
