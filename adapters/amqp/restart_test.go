@@ -46,7 +46,14 @@ func TestKilledBrokerComesBack(t *testing.T) {
 	}})
 	st := run(t, c)
 	connected(t, st)
-	ctx := ctxFor(t, 3*time.Minute)
+	ctx := ctxFor(t, 90*time.Second)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(b.Ctl(t, "list_queues", "name", "durable", "messages_ready", "messages_unacknowledged", "consumers"))
+			t.Log(b.Ctl(t, "list_consumers"))
+			t.Log(b.Ctl(t, "list_connections", "name", "state", "channels"))
+		}
+	})
 	require.NoError(t, c.Publish(ctx, "", q, persistent("1")))
 	require.NoError(t, c.Publish(ctx, "", q, persistent("2")))
 	next, stop := iter.Pull2(c.Deliveries(ctx, q))
@@ -63,7 +70,11 @@ func TestKilledBrokerComesBack(t *testing.T) {
 	lost := until(t, st, "the loss", func(s health.Status) bool { return s.State != health.Connected })
 	t.Logf("lost: %v", lost.Err)
 	published := make(chan error, 1)
-	go func() { published <- c.Publish(ctx, "", q, persistent("3")) }()
+	go func() {
+		err := c.Publish(ctx, "", q, persistent("3"))
+		t.Logf("published 3: %v", err)
+		published <- err
+	}()
 	err = d2.Ack(false)
 	assert.ErrorIs(t, err, amqp.ErrStaleDelivery, "an ack on the dead connection says so")
 	start := time.Now()

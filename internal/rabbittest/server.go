@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -131,8 +132,42 @@ func (b *Broker) Running() bool { return b.srv != nil }
 
 // Freeze stops the broker's VM (SIGSTOP) without closing anything: its
 // sockets stay open and the kernel still accepts connections and data,
-// but nothing answers — a broker that hangs. Thaw resumes it.
-func (b *Broker) Freeze(t testing.TB) { b.signalVM(t, syscall.SIGSTOP) }
+// but nothing answers — a broker that hangs. It returns once every thread
+// of the VM has stopped. Thaw resumes it.
+func (b *Broker) Freeze(t testing.TB) {
+	t.Helper()
+	b.signalVM(t, syscall.SIGSTOP)
+	if err := waitStopped(b.beamPid()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitStopped polls /proc until every thread of pid is stopped: a signal
+// reaches a busy multi-threaded process's threads one by one, and nothing
+// says when the last one stopped.
+func waitStopped(pid int) error {
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		stopped := len(tasks) > 0
+		for _, task := range tasks {
+			stat, err := os.ReadFile(task)
+			// The state follows the command name, which is in parentheses.
+			if i := strings.LastIndexByte(string(stat), ')'); err != nil || i < 0 || i+2 >= len(stat) || stat[i+2] != 'T' {
+				stopped = false
+			}
+		}
+		if stopped {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("rabbittest: the broker's threads did not all stop within 10s of SIGSTOP")
+		}
+		<-tick.C
+	}
+}
 
 // Thaw resumes a frozen broker (SIGCONT).
 func (b *Broker) Thaw(t testing.TB) { b.signalVM(t, syscall.SIGCONT) }
