@@ -116,6 +116,10 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		return nil, c.loginError(i, tg, err)
 	}
 	c.refusals[i] = 0
+	// amqp091 clears the handshake's deadline once the connection is open
+	// and sets the heartbeat's only after the next frame: a path silent
+	// from now on would never be given up. Arm it as amqp091 would.
+	_ = w.SetReadDeadline(time.Now().Add(conn.Config.Heartbeat * 3 / 2))
 	stop := context.AfterFunc(ctx, w.abort)
 	l := &link{c: c, conn: conn, wire: w, endpoint: i, secrets: tg,
 		dead: make(chan struct{}), closes: conn.NotifyClose(make(chan *amqp091.Error, 1)),

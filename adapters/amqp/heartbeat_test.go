@@ -12,15 +12,19 @@ import (
 )
 
 // A broker that hangs (SIGSTOP: its sockets stay open, nothing answers) is
-// given up on by the heartbeat within 15s with the defaults; the message
-// sent meanwhile may or may not have been delivered; once the broker runs
-// again the client is back.
+// given up on by the heartbeat within 15s with the defaults, by a client
+// that publishes and by one that has sent nothing since its handshake;
+// the message sent meanwhile may or may not have been delivered; once the
+// broker runs again the clients are back.
 func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 	b := rabbit.Get(t)
 	q := queueName(t)
 	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
 	st := run(t, c)
 	connected(t, st)
+	quiet := newClient(t, b.URL(), amqp.Options{})
+	quietSt := run(t, quiet)
+	connected(t, quietSt)
 	ctx := ctxFor(t, 2*time.Minute)
 	if err := c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("opens the publisher's channel")}); err != nil {
 		t.Fatal(err)
@@ -47,7 +51,12 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 	assert.Contains(t, lost.Error(), "Heartbeat 10s")
 	err := <-published
 	assert.ErrorIs(t, err, amqp.ErrMaybeDelivered, "%v", err)
+	until(t, quietSt, "the quiet client's loss", func(s health.Status) bool { return s.State != health.Connected })
+	took = time.Since(frozen)
+	t.Logf("the quiet client's loss after %v: %v", took, lossOf(t, quiet))
+	assert.LessOrEqual(t, took, 16*time.Second)
 
 	thaw()
 	connected(t, st)
+	connected(t, quietSt)
 }
