@@ -2,6 +2,7 @@ package amqp_test
 
 import (
 	"context"
+	"strings"
 	"errors"
 	"iter"
 	"sync/atomic"
@@ -87,7 +88,30 @@ func TestKilledBrokerComesBack(t *testing.T) {
 	t.Logf("yielded %v %v after the restart", err, time.Since(start))
 	got := map[string]bool{}
 	for !got["2"] || !got["3"] {
-		d, err := pull(t, next)
+		type res struct {
+			d   amqp.Delivery
+			err error
+			ok  bool
+		}
+		rc := make(chan res, 1)
+		go func() { d, err, ok := next(); rc <- res{d, err, ok} }()
+		var r res
+		select {
+		case r = <-rc:
+		case <-time.After(20 * time.Second):
+			t.Log("DIAG", b.Ctl(t, "list_queues", "name", "durable", "messages_ready", "messages_unacknowledged", "consumers", "state"))
+			t.Log("DIAG", b.Ctl(t, "list_consumers", "queue_name", "channel_pid", "consumer_tag", "ack_required", "prefetch_count", "active"))
+			t.Log("DIAG", b.Ctl(t, "list_channels", "name", "number", "consumer_count", "messages_unacknowledged", "messages_unconfirmed", "acks_uncommitted", "prefetch_count", "global_prefetch_count", "confirm"))
+			t.Log("DIAG", b.Ctl(t, "list_queues", "name", "messages", "messages_persistent", "messages_ram", "disk_reads", "disk_writes", "consumer_utilisation", "pid"))
+			for _, line := range strings.Split(b.Log(), "\n") {
+				if strings.Contains(line, "error") || strings.Contains(line, "rror") || strings.Contains(line, "q2-") || strings.Contains(line, "crash") || strings.Contains(line, "warning") {
+					t.Log("LOG", line)
+				}
+			}
+			r = <-rc
+		}
+		require.True(t, r.ok, "the loop ended")
+		d, err := r.d, r.err
 		require.NoError(t, err, "one ErrMissed per reconnect")
 		body := string(d.Body)
 		assert.Equal(t, body != "3", d.Redelivered, "delivery %s: Redelivered marks what came before", body)
