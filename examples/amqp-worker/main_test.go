@@ -33,6 +33,7 @@ func TestWorkAcrossARestart(t *testing.T) {
 	}()
 	out.WaitFor(t, "published 20 jobs, 20 confirmed", time.Minute)
 	out.WaitFor(t, "JOB 3", time.Minute)
+	b.Sync(t) // a crash loses queues declared in the last seconds
 	b.Kill(t)
 	out.WaitFor(t, "lost amqp://xxxxx@"+b.Addr()+"/, reconnecting", time.Minute)
 	b.Start(t)

@@ -69,6 +69,7 @@ func TestTenThousandPublishesAcrossThreeRestarts(t *testing.T) {
 	pubSt, consSt := run(t, pub), run(t, cons)
 	until(t, pubSt, time.Minute, "the publisher connected", isConnected)
 	until(t, consSt, time.Minute, "the consumer connected", isConnected)
+	b.Sync(t) // a crash loses a queue declared in the last seconds, and its messages
 
 	l := &ledger{confirmed: map[int]bool{}, maybe: map[int]bool{}, arrivals: map[int]int{}, unmarked: map[int]int{}, received: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
