@@ -104,8 +104,8 @@ func TestTenThousandPublishesAcrossThreeRestarts(t *testing.T) {
 	}
 
 	type restart struct {
-		kind                  string
-		at                    int64 // publishes done when it began
+		kind                   string
+		at                     int64 // publishes done when it began
 		down, pubBack, conBack time.Duration
 	}
 	var restarts []restart
