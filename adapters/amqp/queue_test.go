@@ -165,3 +165,30 @@ func TestReturnedAmongConfirmed(t *testing.T) {
 	assert.Equal(t, 100, confirmed)
 	assert.Equal(t, 100, returned)
 }
+
+// A consumer refused with 403 (the queue is in exclusive use elsewhere):
+// the loop says so, the queue named, and the supervisor never gives up —
+// a consumer's 403 is not a refused login.
+func TestExclusiveQueueRefusalNeverEndsTheSupervisor(t *testing.T) {
+	b := rabbit.Get(t)
+	q := queueName(t)
+	other := b.Channel(t)
+	_, err := other.QueueDeclare(q, false, true, false, false, nil)
+	require.NoError(t, err)
+	_, err = other.Consume(q, "other", false, true, false, false, nil)
+	require.NoError(t, err)
+	c := newClient(t, b.URL(), amqp.Options{})
+	run(t, c)
+	refusals := 0
+	for _, err := range c.Deliveries(ctxFor(t, time.Minute), q) {
+		var ae *amqp091.Error
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, amqp091.AccessRefused, ae.Code)
+		assert.Contains(t, err.Error(), `queue "`+q+`"`)
+		if refusals++; refusals == 2 {
+			break
+		}
+	}
+	assert.Nil(t, c.Err())
+	assert.False(t, backoff.IsPermanent(c.Status().Err), "%v", c.Status().Err)
+}
