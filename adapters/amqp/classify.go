@@ -12,23 +12,14 @@ import (
 
 // Classify marks this transport's errors for the supervisor:
 //
-//   - a login the broker refused — 403 ACCESS_REFUSED, amqp091's
-//     ErrCredentials, ErrVhost and ErrSASL — and 530 NOT_ALLOWED (a vhost
-//     that does not exist, or that the user may not open):
-//     backoff.Permanent; the credentials or the url are wrong;
-//   - 530 for a connection limit that is reached or a vhost that is down:
-//     unchanged, retried with the backoff;
-//   - 406 PRECONDITION_FAILED (Topology declared a queue or exchange the
-//     broker has with other arguments): backoff.Permanent; only a change
-//     of the program or of the broker fixes it;
-//   - everything else — 320 CONNECTION_FORCED (a broker shutting down), 404
-//     NOT_FOUND (Topology bound to an exchange that is not there yet),
-//     network errors, a silent broker: unchanged, retried.
+//   - backoff.Permanent: 403 ACCESS_REFUSED (amqp091's ErrCredentials too),
+//     530 NOT_ALLOWED (a vhost missing or closed to the user), 406
+//     PRECONDITION_FAILED (Topology disagrees with the broker);
+//   - retried: 530 for a connection limit or a vhost that is down, 320
+//     CONNECTION_FORCED, 404 NOT_FOUND, network errors, a silent broker.
 //
-// With Options.BeforeConnect the supervisor New returns retries refused
-// logins too: the next attempt may carry new credentials. An error
-// already marked Permanent or carrying a hint is returned as is.
-// Classify(nil) is nil.
+// New's supervisor retries refused logins when BeforeConnect is set. An
+// error already classified is returned as is; Classify(nil) is nil.
 func Classify(err error) error { return classify(err, false) }
 
 // classify is Classify; rotating says that BeforeConnect may bring new

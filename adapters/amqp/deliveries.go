@@ -11,30 +11,24 @@ import (
 	"github.com/redial-go/redial/internal/opterr"
 )
 
-// Delivery is one message a consumer received: amqp091's Delivery, with
-// Ack, Nack and Reject that say ErrStaleDelivery when its channel is gone.
-// Redelivered is the broker's mark on a delivery it sent before (to this
-// consumer or another) without getting an ack.
+// Delivery is amqp091's, with Ack, Nack and Reject that say
+// ErrStaleDelivery when its channel is gone.
 type Delivery struct {
 	amqp091.Delivery
 }
 
-// Ack acknowledges the delivery (and, with multiple, every earlier one of
-// its channel). An error wrapping ErrStaleDelivery means its channel is
-// gone: the broker delivers it again. A nil error means the ack was sent,
-// not that the broker got it: a connection that breaks right after may
-// still bring the delivery again (Redelivered), so handle duplicates.
+// Ack acknowledges the delivery (with multiple, every earlier one of its
+// channel). nil means sent, not received: a delivery may still come again,
+// Redelivered.
 func (d Delivery) Ack(multiple bool) error { return d.stale("ack", d.Delivery.Ack(multiple)) }
 
-// Nack rejects the delivery (with multiple, every earlier one of its
-// channel too), requeued or dropped (dead-lettered) as requeue says;
-// errors as Ack's.
+// Nack rejects the delivery (with multiple, the earlier ones too), requeued
+// or dead-lettered as requeue says.
 func (d Delivery) Nack(multiple, requeue bool) error {
 	return d.stale("nack", d.Delivery.Nack(multiple, requeue))
 }
 
-// Reject rejects the delivery, requeued or dropped as requeue says;
-// errors as Ack's.
+// Reject rejects the delivery, requeued or dead-lettered.
 func (d Delivery) Reject(requeue bool) error { return d.stale("reject", d.Delivery.Reject(requeue)) }
 
 func (d Delivery) stale(op string, err error) error {
@@ -44,10 +38,8 @@ func (d Delivery) stale(op string, err error) error {
 	return err
 }
 
-// consumeError is a consumer's failure, its queue named, its cause safe
-// already. Classify leaves it as it is: a consumer refused on its queue
-// costs the connection (so that Topology runs again) but never ends the
-// supervisor.
+// consumeError is a consumer's refusal, its queue named, its cause safe.
+// Classify leaves it alone: it costs the connection, never the supervisor.
 type consumeError struct {
 	queue string
 	err   error
@@ -56,26 +48,18 @@ type consumeError struct {
 func (e *consumeError) Error() string { return fmt.Sprintf("queue %q: %v", e.queue, e.err) }
 func (e *consumeError) Unwrap() error { return e.err }
 
-// Deliveries consumes queue with manual acks, at most Options.Prefetch
-// unacknowledged deliveries at a time, and yields each delivery; the
-// program acks it (Delivery.Ack) once handled. It waits while there is no
-// connection. After every reconnect — and after the broker ended the
-// consumer (its queue deleted) — the consumer is started again, and once
-// it is, Deliveries yields one error wrapping ErrMissed: deliveries not
-// acknowledged before come again, marked Redelivered, and their acks fail
-// with ErrStaleDelivery.
+// Deliveries consumes queue with manual acks (Options.Prefetch at a time)
+// and yields each delivery, waiting while there is no connection. Each
+// time its consumer was started again (a reconnect; the broker ended it),
+// it yields one error wrapping ErrMissed first.
 //
-// A consumer the broker refuses — 404 NOT_FOUND (the queue is not there),
-// 403, 406 — is yielded as an error naming the queue (errors.As finds the
-// *amqp091.Error) and costs the connection: the supervisor reconnects with
-// its backoff and Topology runs again, so a queue it declares comes back.
-// Such a refusal never makes the supervisor give up.
+// A consume the broker refuses (404 no queue, 403, 406) is yielded, the
+// queue named (errors.As finds the *amqp091.Error), and costs the
+// connection, so that Topology runs again; never the supervisor.
 //
-// The loop ends when ctx ends or the supervisor stops or gives up (Err
-// says which); it never spins. Ending it (a break, ctx) closes the
-// consumer's channel: deliveries not acked by then are requeued. A queue
-// "" yields one error wrapping supervisor.ErrInvalidOptions and ends. Use
-// one loop per queue, each on a goroutine of its own if they run at once.
+// The loop ends when ctx ends or the supervisor stops or gives up; it
+// never spins. Ending it closes the consumer's channel: what was not
+// acked is requeued. A queue "" yields an ErrInvalidOptions error.
 func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Delivery, error] {
 	return func(yield func(Delivery, error) bool) {
 		if queue == "" {
@@ -116,9 +100,8 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 	}
 }
 
-// refused handles a consume that failed with err: on a connection that is
-// gone it waits for the next; on a live one the refusal is yielded and the
-// connection invalidated. It reports whether the loop goes on.
+// refused handles a consume that failed: on a live connection it yields
+// the refusal and invalidates it. It reports whether the loop goes on.
 func (c *Client) refused(ctx context.Context, l *link, queue string, err error, yield func(Delivery, error) bool) bool {
 	if ctx.Err() != nil {
 		return false
@@ -193,8 +176,7 @@ func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) (e
 	}
 }
 
-// why says why the consumer's deliveries ended: amqp091 notifies a
-// channel's close and a broker's cancel before it closes them.
+// why says why the deliveries ended; amqp091 notifies before closing them.
 func (k *consumer) why() error {
 	select {
 	case e, ok := <-k.closes:
@@ -211,6 +193,5 @@ func (k *consumer) why() error {
 	return errors.New("channel closed")
 }
 
-// close closes the consumer's channel: the broker requeues what was not
-// acked.
+// close closes the consumer's channel: unacked deliveries are requeued.
 func (k *consumer) close() { _ = k.ch.Close() }

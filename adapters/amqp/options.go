@@ -16,62 +16,43 @@ const pkg = "amqp"
 
 // Defaults of Options.
 const (
-	// DefaultHeartbeat finds a silent broker within 15s: the connection
-	// is given up after 1.5 heartbeat intervals without a frame.
-	DefaultHeartbeat = 10 * time.Second
-	// DefaultPrefetch is how many unacknowledged deliveries a consumer
-	// holds at most.
-	DefaultPrefetch = 32
+	DefaultHeartbeat = 10 * time.Second // a silent broker is found within 15s
+	DefaultPrefetch  = 32               // unacknowledged deliveries a consumer holds
 )
 
 // Options configures the Client that New returns. The zero value of every
 // field means its documented default; New copies it.
 type Options struct {
 	// Topology declares the exchanges, queues and bindings the program
-	// needs, on every new connection (after every reconnect too), with a
-	// channel of its own that is closed after it returns. It runs inside
-	// the attempt (Supervisor.ConnectTimeout bounds it) and its error is
-	// the attempt's: 403 ACCESS_REFUSED and 406 PRECONDITION_FAILED (a
-	// queue redeclared with other arguments) are permanent, the rest
-	// retried. nil: nothing is declared.
+	// needs, on every connection, with a channel of its own closed after
+	// it. It is part of the attempt (ConnectTimeout bounds it); its error
+	// fails the attempt (403 and 406 for good). nil: nothing.
 	Topology func(ctx context.Context, ch *amqp091.Channel) error
 	// BeforeConnect, when set, is called before every attempt with a copy
-	// of the URL the attempt dials (the url or a replica); it may change
-	// it, most often its password (a rotating token). The values it sets
-	// are masked like the url's. An error from it fails the attempt
-	// (retried, unless it is backoff.Permanent). With it set, a login
-	// refused (403 ACCESS_REFUSED, 530 NOT_ALLOWED) is retried with the
-	// backoff: the next attempt may carry new credentials.
+	// of the URL it dials, and may change it (a rotating password, masked
+	// like the url's). Its error fails the attempt. With it set, a refused
+	// login (403, 530) is retried: the next may carry new credentials.
 	BeforeConnect func(ctx context.Context, u *url.URL) error
-	// Replicas are more URLs of the same service: the other nodes of a
-	// cluster. The supervisor tries url first; after a failed attempt or
-	// a lost connection it goes to the next node at once (within the
-	// supervisor's FailoverSpread), and backs off only when every one
-	// failed. Status.Endpoint says which is in use.
+	// Replicas are the cluster's other nodes: after a failed attempt or a
+	// lost connection the next is tried at once (within FailoverSpread);
+	// the backoff waits only when every one failed.
 	Replicas []string
-	// TLS is used for amqps:// URLs; nil means Go's defaults with the
-	// URL's host as ServerName. It is cloned at construction.
+	// TLS is used for amqps:// URLs; nil means Go's defaults.
 	TLS *tls.Config
-	// Heartbeat is the AMQP heartbeat interval asked of the broker (it
-	// may choose a shorter one): a whole number of seconds, 0 meaning
-	// 10s. A broker silent for 1.5 intervals is given up on: 15s with the
-	// default. A heartbeat in the url's query is refused: set it here.
+	// Heartbeat is the AMQP heartbeat interval asked of the broker, whole
+	// seconds, 0 meaning 10s; 1.5 silent intervals lose the connection.
 	Heartbeat time.Duration
-	// Prefetch is how many unacknowledged deliveries each Deliveries
-	// consumer holds at most (basic.qos); 0 means 32.
+	// Prefetch is each Deliveries consumer's basic.qos; 0 means 32.
 	Prefetch int
-	// Supervisor configures the supervisor; see supervisor.New for its
-	// defaults. An empty Name becomes the url, redacted. Its Classify, if
-	// set, runs after this package's.
+	// Supervisor configures the supervisor; an empty Name becomes the url,
+	// redacted; its Classify runs after this package's.
 	Supervisor supervisor.Options[*amqp091.Connection]
 }
 
-// maxHeartbeat is the longest heartbeat AMQP can say (a 16-bit count of
-// seconds).
+// maxHeartbeat is AMQP's longest: a 16-bit count of seconds.
 const maxHeartbeat = 65535 * time.Second
 
-// validate checks every field but Supervisor (adapt.New checks those),
-// fills in the defaults and copies what the program could change.
+// validate checks every field but Supervisor and fills in the defaults.
 func (o *Options) validate() error {
 	switch {
 	case o.Heartbeat < 0:

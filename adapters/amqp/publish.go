@@ -9,25 +9,14 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 )
 
-// Publish sends msg to exchange with routing key key, mandatory, on a
-// channel in confirm mode, and waits for the broker's answer. It returns
-// nil only when the broker confirmed the message; otherwise an error
-// wrapping:
-//
-//   - ErrReturned: the message was unroutable (no queue bound for it); not
-//     delivered;
-//   - ErrNacked: the broker refused it; not delivered;
-//   - ErrMaybeDelivered: the connection or channel was lost, or ctx ended,
-//     after the message was sent and before its confirm came: it may or
-//     may not have been delivered.
-//
-// Publish waits for a connection while there is none, and while the
-// broker blocks publishing (connection.blocked); a message that could not
-// be sent at all is sent on the next connection — never twice: Publish
-// never sends again a message it sent. Otherwise it returns ctx's error,
-// or the supervisor's once it stopped or gave up (Err). Publish is safe
-// for concurrent use; messages of concurrent calls are sent one at a time
-// on one channel per connection, and their confirms awaited together.
+// Publish sends msg, mandatory, on the connection's channel in confirm
+// mode and returns nil only once the broker confirmed it; otherwise an
+// error wrapping ErrReturned (unroutable), ErrNacked, or ErrMaybeDelivered
+// (the connection or channel lost, or ctx ended, before the confirm).
+// It waits while there is no connection and while the broker blocks
+// publishing; a message not sent at all goes on the next connection, but
+// one that was sent is never sent again. It is safe for concurrent use:
+// sends go one at a time, confirms are awaited together.
 func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.Publishing) error {
 	if err := msg.Headers.Validate(); err != nil {
 		return fmt.Errorf("amqp: publish: %w", err)
@@ -76,8 +65,7 @@ func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.
 // closed.
 var errNotSent = errors.New("not sent")
 
-// publisher is a channel in confirm mode and the messages sent on it that
-// wait for their confirm.
+// publisher is a channel in confirm mode and its unconfirmed messages.
 type publisher struct {
 	ch       *amqp091.Channel
 	turn     chan struct{} // capacity 1: who holds it sends (delivery tags follow the order of sends)
@@ -99,8 +87,8 @@ type waiter struct {
 	err           error // set before done is closed
 }
 
-// publisher returns the link's publisher, opening it on first use or
-// after its channel closed.
+// publisher returns the link's publisher, opened on first use or after
+// its channel closed.
 func (l *link) publisher() (*publisher, error) {
 	l.pubMu.Lock()
 	defer l.pubMu.Unlock()
@@ -201,8 +189,7 @@ func (p *publisher) drainReturns() {
 	}
 }
 
-// returned marks the oldest waiter that r is a copy of. A return carries
-// no delivery tag; identical messages are interchangeable.
+// returned marks the oldest waiter r is a copy of (a return has no tag).
 func (p *publisher) returned(r amqp091.Return) {
 	p.mu <- struct{}{}
 	defer func() { <-p.mu }()
@@ -241,8 +228,7 @@ func (p *publisher) confirmed(l *link, cf amqp091.Confirmation) {
 	close(w.done)
 }
 
-// closed answers every waiter left: its channel closed before the
-// confirm came.
+// closed answers every waiter left: ErrMaybeDelivered.
 func (p *publisher) closed(l *link) {
 	why := "the connection closed"
 	select {
