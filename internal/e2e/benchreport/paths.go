@@ -22,6 +22,9 @@ var paths = []path{
 	{"tcp: a 256-byte read through `Do`", "BenchmarkTCPReads/raw", "BenchmarkTCPReads/redial", true},
 	{"rpc: `Call`, 256 bytes echoed", "BenchmarkRPCCalls/raw", "BenchmarkRPCCalls/redial", true},
 	{"postgres: `SELECT 1` through `NewConn`'s `Do`", "BenchmarkPostgresQueries/raw", "BenchmarkPostgresQueries/redial", true},
+	{"amqp: `Publish`, one confirmed 16-byte message (raw: `PublishWithDeferredConfirm`, `Wait`)", "BenchmarkAMQPPublish/raw", "BenchmarkAMQPPublish/redial", true},
+	{"amqp: `Publish` from every core at once, one connection", "BenchmarkAMQPPublish/raw-parallel", "BenchmarkAMQPPublish/redial-parallel", false},
+	{"amqp: `Deliveries`, one delivery acked (raw: `Consume`'s channel)", "BenchmarkAMQPConsume/raw", "BenchmarkAMQPConsume/redial", true},
 }
 
 // pathsSection reports every adapter's message or call path against the
