@@ -3,6 +3,9 @@ package amqp_test
 import (
 	"context"
 	"fmt"
+	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/stretchr/testify/assert"
+	"iter"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -129,4 +132,38 @@ func lossOf(t *testing.T, c *amqp.Client) error {
 	}
 	t.Fatalf("no lost connection in the history: %v", h)
 	return nil
+}
+
+// consuming is a connected Client with a queue of its own (Topology
+// declares it, durable) and a Deliveries loop on it, pulled.
+type consuming struct {
+	c    *amqp.Client
+	st   <-chan health.Status
+	ctx  context.Context
+	q    string
+	next func() (amqp.Delivery, error, bool)
+}
+
+// startConsuming connects a Client to b and starts consuming its queue;
+// ctx ends after d.
+func startConsuming(t *testing.T, b *rabbittest.Broker, d time.Duration) *consuming {
+	t.Helper()
+	f := &consuming{q: queueName(t), ctx: ctxFor(t, d)}
+	f.c = newClient(t, b.URL(), amqp.Options{Topology: declare(f.q)})
+	f.st = run(t, f.c)
+	connected(t, f.st)
+	next, stop := iter.Pull2(f.c.Deliveries(f.ctx, f.q))
+	t.Cleanup(stop)
+	f.next = next
+	return f
+}
+
+// roundTrip publishes body and takes it from the loop, acked.
+func (f *consuming) roundTrip(t *testing.T, body string) {
+	t.Helper()
+	require.NoError(t, f.c.Publish(f.ctx, "", f.q, persistent(body)))
+	d, err := pull(t, f.next)
+	require.NoError(t, err)
+	assert.Equal(t, body, string(d.Body))
+	require.NoError(t, d.Ack(false))
 }

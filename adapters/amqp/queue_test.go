@@ -3,7 +3,6 @@ package amqp_test
 import (
 	"context"
 	"errors"
-	"iter"
 	"testing"
 	"time"
 
@@ -21,19 +20,11 @@ import (
 // declares the queue again, and the consumer goes on.
 func TestDeletedQueueIsDeclaredAgain(t *testing.T) {
 	b := rabbit.Get(t)
-	q := queueName(t)
-	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
-	st := run(t, c)
-	connected(t, st)
-	ctx := ctxFor(t, 2*time.Minute)
-	next, stop := iter.Pull2(c.Deliveries(ctx, q))
-	defer stop()
-	require.NoError(t, c.Publish(ctx, "", q, persistent("before")))
-	d, err := pull(t, next)
-	require.NoError(t, err)
-	require.NoError(t, d.Ack(false))
+	f := startConsuming(t, b, 2*time.Minute)
+	c, ctx, q, next := f.c, f.ctx, f.q, f.next
+	f.roundTrip(t, "before")
 
-	_, err = b.Channel(t).QueueDelete(q, false, false, false)
+	_, err := b.Channel(t).QueueDelete(q, false, false, false)
 	require.NoError(t, err)
 	_, err = pull(t, next)
 	var ae *amqp091.Error
@@ -44,7 +35,7 @@ func TestDeletedQueueIsDeclaredAgain(t *testing.T) {
 	require.ErrorIs(t, err, amqp.ErrMissed, "the consumer is back, on a new connection")
 	assert.ErrorIs(t, err, amqp.ErrCanceled, "it says the broker ended the first one")
 	require.NoError(t, c.Publish(ctx, "", q, persistent("after")))
-	d, err = pull(t, next)
+	d, err := pull(t, next)
 	require.NoError(t, err)
 	assert.Equal(t, "after", string(d.Body))
 	assert.EqualValues(t, 2, c.Status().Connects)

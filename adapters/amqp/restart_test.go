@@ -93,14 +93,9 @@ func TestKilledBrokerComesBack(t *testing.T) {
 // until start_app.
 func TestStopAppIsRetried(t *testing.T) {
 	b := rabbit.Get(t)
-	q := queueName(t)
-	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
-	st := run(t, c)
-	connected(t, st)
-	ctx := ctxFor(t, 3*time.Minute)
-	next, stop := iter.Pull2(c.Deliveries(ctx, q))
-	defer stop()
-	require.NoError(t, c.Publish(ctx, "", q, persistent("a")))
+	f := startConsuming(t, b, 3*time.Minute)
+	c, st, next := f.c, f.st, f.next
+	require.NoError(t, c.Publish(f.ctx, "", f.q, persistent("a")))
 	_, err := pull(t, next)
 	require.NoError(t, err)
 
