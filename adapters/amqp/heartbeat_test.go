@@ -1,6 +1,8 @@
 package amqp_test
 
 import (
+	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,4 +61,37 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 	thaw()
 	connected(t, st)
 	connected(t, quietSt)
+}
+
+// A broker that hangs in the middle of Topology: the attempt ends at
+// ConnectTimeout (its socket closed under the waiting declare), and the
+// client connects once the broker runs again.
+func TestTopologyIsBoundedByConnectTimeout(t *testing.T) {
+	b := rabbit.Get(t)
+	q := queueName(t)
+	var frozen atomic.Bool
+	o := amqp.Options{Topology: func(ctx context.Context, ch *amqp091.Channel) error {
+		if frozen.CompareAndSwap(false, true) {
+			b.Freeze(t) // the first attempt's declare waits on a broker that hangs
+		}
+		return declare(q)(ctx, ch)
+	}}
+	o.Supervisor.ConnectTimeout = time.Second
+	c := newClient(t, b.URL(), o)
+	thawed := false
+	t.Cleanup(func() {
+		if !thawed {
+			b.Thaw(t)
+		}
+	})
+	st := run(t, c)
+	failed := until(t, st, "the first attempt's end", func(s health.Status) bool { return s.State == health.Backoff })
+	h := c.History()
+	took := h[1].At.Sub(h[0].At)
+	t.Logf("the attempt ended after %v: %v", took, failed.Err)
+	assert.Contains(t, failed.Err.Error(), "timed out after 1s")
+	assert.Less(t, took, 2*time.Second)
+	thawed = true
+	b.Thaw(t)
+	connected(t, st)
 }

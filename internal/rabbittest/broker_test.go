@@ -131,3 +131,12 @@ func TestCloseRemovesEverything(t *testing.T) {
 	_, err = amqp091.Dial("amqp://" + addr)
 	assert.Error(t, err, "the broker still answers")
 }
+
+// Without the broker's scripts New fails, saying how to install them
+// (a test needing a broker then skips, or fails in CI).
+func TestNoBroker(t *testing.T) {
+	t.Setenv(rabbittest.BinEnv, t.TempDir())
+	_, err := rabbittest.New(rabbittest.Options{})
+	require.ErrorIs(t, err, rabbittest.ErrNoBroker)
+	assert.Contains(t, err.Error(), "apt-get install rabbitmq-server")
+}
