@@ -15,6 +15,10 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
+// hookedMax is how many BeforeConnect calls' secrets stay masked (DESIGN
+// v3's secret set: the last 16).
+const hookedMax = 16
+
 // closeTimeout bounds the polite close of a connection when the
 // supervisor stops or the program is done with it.
 const closeTimeout = time.Second
@@ -32,7 +36,9 @@ type connector struct {
 	refusals []int
 
 	mu     sync.Mutex
-	latest redact.Target // every endpoint's secrets and the newest BeforeConnect's
+	base   redact.Target   // every endpoint's secrets
+	hooked []redact.Target // what the last hookedMax BeforeConnect calls set, oldest first
+	latest redact.Target   // base joined with hooked
 
 	links   sync.Map             // *amqp091.Connection -> *link, from Connect to Close
 	current atomic.Pointer[link] // the link being watched: the live connection
@@ -64,10 +70,11 @@ type blockState struct {
 }
 
 func newConnector(ts []target, o Options) *connector {
-	c := &connector{o: o, targets: ts, refusals: make([]int, len(ts)), latest: ts[0].secrets}
+	c := &connector{o: o, targets: ts, refusals: make([]int, len(ts)), base: ts[0].secrets}
 	for _, t := range ts[1:] {
-		c.latest = c.latest.Join(t.secrets)
+		c.base = c.base.Join(t.secrets)
 	}
+	c.latest = c.base
 	return c
 }
 
@@ -196,9 +203,13 @@ func (c *connector) prepare(ctx context.Context, i int) (string, redact.Target, 
 	if err != nil {
 		return "", redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
 	}
-	tg := c.secrets().Join(nt.secrets)
 	c.mu.Lock()
-	c.latest = c.latest.Join(nt.secrets) // TODO(secret set): bounded to the last 16 once internal/redact has the set
+	c.hooked = append(c.hooked[max(0, len(c.hooked)+1-hookedMax):], nt.secrets)
+	c.latest = c.base
+	for _, h := range c.hooked {
+		c.latest = c.latest.Join(h)
+	}
+	tg := c.latest
 	c.mu.Unlock()
 	if hookErr != nil {
 		return "", tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
