@@ -27,7 +27,9 @@
 // What each failure looks like:
 //
 //   - A broker that restarts or crashes: the connection is lost (320
-//     CONNECTION_FORCED for a clean shutdown) and attempts are retried.
+//     CONNECTION_FORCED for a clean shutdown) and attempts are retried. A
+//     crashed RabbitMQ 3.x forgets queues declared in its last seconds,
+//     confirmed messages included; Topology declares them again, empty.
 //   - A silent path or a frozen broker: given up after 1.5 Heartbeats
 //     without a frame, 15s with the defaults; an attempt on a stalled
 //     path ends at Supervisor.ConnectTimeout, Topology included.
