@@ -43,6 +43,9 @@ func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.
 			if w, err = p.publish(ctx, exchange, key, msg); err == nil {
 				return c.c.safe(w.wait(ctx))
 			}
+			if errors.Is(err, ErrMaybeDelivered) {
+				return c.c.safe(err)
+			}
 			if !errors.Is(err, errNotSent) {
 				return c.c.safe(fmt.Errorf("amqp: publish: not sent: %w", err))
 			}
@@ -126,7 +129,7 @@ func (l *link) dropPublisher(p *publisher) {
 }
 
 // publish sends msg and returns its waiter; an error wrapping errNotSent
-// when the channel closed before the message was sent.
+// when the channel was closed before, ErrMaybeDelivered when a write failed.
 func (p *publisher) publish(ctx context.Context, exchange, key string, msg amqp091.Publishing) (*waiter, error) {
 	select {
 	case p.turn <- struct{}{}:
@@ -143,10 +146,11 @@ func (p *publisher) publish(ctx context.Context, exchange, key string, msg amqp0
 		p.mu <- struct{}{}
 		delete(p.pending, tag)
 		<-p.mu
-		if p.ch.IsClosed() {
+		if errors.Is(err, amqp091.ErrClosed) { // said before a byte was written
 			return nil, fmt.Errorf("%w: %w", errNotSent, err)
 		}
-		return nil, err
+		// A write failed: some of the message may have reached the broker.
+		return nil, fmt.Errorf("amqp: publish to %q with key %q: %w: %w", exchange, key, ErrMaybeDelivered, err)
 	}
 	return w, nil
 }
