@@ -114,9 +114,11 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		cfg.TLSClientConfig = c.o.TLS.Clone() // amqp091 sets its ServerName
 	}
 	var w *wire
-	cfg.Dial = dialer(ctx, &w)
+	stop := func() bool { return true }
+	cfg.Dial = dialer(ctx, &w, &stop)
 	conn, err := amqp091.DialConfig(raw, cfg)
 	if err != nil {
+		stop()
 		if w != nil {
 			_ = w.Close() // a failed handshake may leave amqp091's reader on it
 		}
@@ -127,7 +129,6 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 	// and sets the heartbeat's only after the next frame: a path silent
 	// from now on would never be given up. Arm it as amqp091 would.
 	_ = w.SetReadDeadline(time.Now().Add(conn.Config.Heartbeat * 3 / 2))
-	stop := context.AfterFunc(ctx, w.abort)
 	l := &link{c: c, conn: conn, wire: w, endpoint: i, secrets: tg,
 		dead: make(chan struct{}), closes: conn.NotifyClose(make(chan *amqp091.Error, 1)),
 		blocks: conn.NotifyBlocked(make(chan amqp091.Blocking, 8))}

@@ -2,12 +2,15 @@ package amqp_test
 
 import (
 	"context"
+	"io"
+	"net"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/health"
@@ -94,4 +97,38 @@ func TestTopologyIsBoundedByConnectTimeout(t *testing.T) {
 	thawed = true
 	b.Thaw(t)
 	connected(t, st)
+}
+
+// Run's ctx ends while a handshake waits on a server that took the
+// protocol header and answers nothing: the handshake's socket is closed
+// and Run returns at once, not at the attempt's ConnectTimeout.
+func TestStopDuringAHandshake(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	header := make(chan net.Conn, 1)
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		_, _ = io.ReadFull(conn, make([]byte, 8)) // "AMQP" 0 0 9 1
+		header <- conn
+	}()
+	c := newClient(t, "amqp://app:pw@"+ln.Addr().String()+"/", amqp.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.Run(ctx) }()
+	conn := <-header
+	defer conn.Close()
+	cancel()
+	stopped := time.Now()
+	select {
+	case err := <-done:
+		assert.NoError(t, err)
+		t.Logf("Run returned %v after cancel", time.Since(stopped))
+		assert.Less(t, time.Since(stopped), 2*time.Second)
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return")
+	}
 }

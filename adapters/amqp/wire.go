@@ -59,9 +59,10 @@ func (w *wire) abort() {
 }
 
 // dialer returns amqp091's Config.Dial for one attempt: a dial bounded by
-// ctx, a deadline of ctx's on the handshake (amqp091 clears it once the
-// connection is open), and the wire it made, in *w.
-func dialer(ctx context.Context, w **wire) func(network, addr string) (net.Conn, error) {
+// ctx, the wire it made in *w, closed when ctx ends until *stop is called
+// (the handshake and Topology end with the attempt), and ctx's deadline
+// on the handshake (amqp091 clears it once the connection is open).
+func dialer(ctx context.Context, w **wire, stop *func() bool) func(network, addr string) (net.Conn, error) {
 	return func(network, addr string) (net.Conn, error) {
 		var d net.Dialer
 		nc, err := d.DialContext(ctx, network, addr)
@@ -72,6 +73,7 @@ func dialer(ctx context.Context, w **wire) func(network, addr string) (net.Conn,
 			_ = nc.SetDeadline(dl)
 		}
 		*w = &wire{Conn: nc}
+		*stop = context.AfterFunc(ctx, (*w).abort)
 		return *w, nil
 	}
 }
