@@ -31,7 +31,7 @@ type ledger struct {
 	missed      int // ErrMissed yielded
 	missedLog   []string
 	refusals    []string // errors Deliveries yielded that were not ErrMissed
-	staleAcks   int // acks that said ErrStaleDelivery
+	staleAcks   int      // acks that said ErrStaleDelivery
 	received    chan struct{}
 }
 
