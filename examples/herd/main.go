@@ -34,10 +34,20 @@ func main() {
 	deadTimeout := flag.Duration("dead-timeout", 0, "the replica scenario: how long a dial to the dead replica takes to fail (0: refused at once)")
 	svg := flag.String("svg", "", "write the plot to this SVG file")
 	asJSON := flag.Bool("json", false, "print the rows as JSON instead of the table")
+	broker := flag.Bool("amqp091", false, "the broker rows: amqp091-go's own recovery beside redial's policy")
 	flag.Parse()
 	if err := s.validate(); err != nil {
 		fmt.Fprintln(os.Stderr, "herd:", err)
 		os.Exit(2)
+	}
+	if *broker {
+		rs, err := simulateBroker(s)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(1)
+		}
+		reportBroker(os.Stdout, s, rs)
+		return
 	}
 	if *replicas != 0 {
 		rs := replicaScenario{N: s.N, Replicas: *replicas, Rate: s.Rate, Base: s.Base, Cap: s.Cap, Seed: s.Seed, Window: s.Window, Horizon: s.Horizon, DeadTimeout: *deadTimeout}

@@ -24,7 +24,7 @@ var (
 	idleTCPBench  = bench{e2eDir, "./storm", "BenchmarkIdleTCPSupervisors", []string{"-benchtime", "1x", "-count", "3"}}
 	stormBench    = bench{e2eDir, "./storm", "BenchmarkReconnectStorm", []string{"-benchtime", "1x", "-count", "3"}}
 	connBench     = bench{rootDir, "./supervisor", "BenchmarkConn|BenchmarkDo", []string{"-benchmem", "-count", "3"}}
-	pathsBench    = bench{e2eDir, "./bench", "BenchmarkWebSocketMessages|BenchmarkGorillaMessages|BenchmarkSSEEvents|BenchmarkTCPReads|BenchmarkRPCCalls|BenchmarkPostgresQueries", []string{"-benchmem", "-count", "10"}}
+	pathsBench    = bench{e2eDir, "./bench", "BenchmarkWebSocketMessages|BenchmarkGorillaMessages|BenchmarkSSEEvents|BenchmarkTCPReads|BenchmarkRPCCalls|BenchmarkPostgresQueries|BenchmarkAMQPPublish|BenchmarkAMQPConsume", []string{"-benchmem", "-count", "10"}}
 	wsMemBench    = bench{e2eDir, "./storm", "BenchmarkWebSocketMemory", []string{"-benchtime", "1x", "-timeout", "60m", "-storm.memn", "10000"}}
 	// wsMemProfBench writes the rows' heap profiles, every allocation
 	// sampled, which doubles the time: at 2,000 connections.

@@ -23,6 +23,9 @@ var paths = []path{
 	{"tcp: a 256-byte read through `Do`", "BenchmarkTCPReads/raw", "BenchmarkTCPReads/redial", true, 0},
 	{"rpc: `Call`, 256 bytes echoed (allocs: at most raw + 3)", "BenchmarkRPCCalls/raw", "BenchmarkRPCCalls/redial", true, 3},
 	{"postgres: `SELECT 1` through `NewConn`'s `Do`", "BenchmarkPostgresQueries/raw", "BenchmarkPostgresQueries/redial", true, 0},
+	{"amqp: `Publish`, one confirmed 16-byte message (raw: `PublishWithDeferredConfirm`, `Wait`)", "BenchmarkAMQPPublish/raw", "BenchmarkAMQPPublish/redial", true, 0},
+	{"amqp: `Publish` from every core at once, one connection", "BenchmarkAMQPPublish/raw-parallel", "BenchmarkAMQPPublish/redial-parallel", false, 0},
+	{"amqp: `Deliveries`, one delivery acked (raw: `Consume`'s channel)", "BenchmarkAMQPConsume/raw", "BenchmarkAMQPConsume/redial", true, 0},
 }
 
 // pathsSection reports every adapter's message or call path against the

@@ -1,0 +1,60 @@
+package amqp
+
+import (
+	amqp091 "github.com/rabbitmq/amqp091-go"
+
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// Client is the supervisor of an *amqp091.Connection, with Publish,
+// Deliveries, and a Status that says when the broker blocks publishing.
+// Its methods are safe for concurrent use.
+type Client struct {
+	*supervisor.Supervisor[*amqp091.Connection]
+	c *connector
+}
+
+// New returns a Client for the broker at url
+// (amqp://user:password@host:5672/vhost, or amqps://); Run starts it. The
+// defaults of o: no Topology, BeforeConnect or Replicas, TLS Go's,
+// Heartbeat 10s (a silent broker found within 15s), Prefetch 32, the
+// supervisor's own, and Name the url, redacted. New copies o. A bad url or
+// option is one error wrapping supervisor.ErrInvalidOptions that names it:
+// `amqp: Heartbeat -1s: negative`.
+func New(url string, o Options) (*Client, error) {
+	ts, err := parseTargets(url, o.Replicas)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	c := newConnector(ts, o)
+	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify}
+	var s *supervisor.Supervisor[*amqp091.Connection]
+	if len(ts) > 1 {
+		s, err = adapt.New[*amqp091.Connection](sp, replicas{c}, o.Supervisor)
+	} else {
+		s, err = adapt.New(sp, c, o.Supervisor)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.name = s.Name()
+	return &Client{Supervisor: s, c: c}, nil
+}
+
+// Status is the supervisor's, whose Err wraps ErrBlocked (with the
+// broker's reason and since when) while the broker blocks publishing; the
+// state stays Connected.
+func (c *Client) Status() health.Status {
+	st := c.Supervisor.Status()
+	if l := c.c.current.Load(); l != nil && st.State == health.Connected {
+		if b := l.blocked.Load(); b != nil {
+			st.Err = b.err
+		}
+	}
+	return st
+}

@@ -1,0 +1,360 @@
+package amqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+
+	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/redact"
+)
+
+// hookedMax is how many BeforeConnect calls' secrets stay masked (DESIGN
+// v3's secret set: the last 16).
+const hookedMax = 16
+
+// closeTimeout bounds the polite close of a connection when the
+// supervisor stops or the program is done with it.
+const closeTimeout = time.Second
+
+// connector dials AMQP connections, declares the Topology on each and
+// watches them. It is a supervisor.Connector, Watcher and BrokenChecker
+// for *amqp091.Connection; its methods are safe for concurrent use.
+type connector struct {
+	o       Options
+	targets []target
+	name    string // the supervisor's Name, sent as connection_name
+	// refusals counts, per endpoint, the logins in a row that the broker
+	// answered by closing the socket; only attempts touch it, one at a
+	// time.
+	refusals []int
+
+	mu     sync.Mutex
+	base   redact.Target   // every endpoint's secrets
+	hooked []redact.Target // what the last hookedMax BeforeConnect calls set, oldest first
+	latest redact.Target   // base joined with hooked
+
+	links   sync.Map             // *amqp091.Connection -> *link, from Connect to Close
+	current atomic.Pointer[link] // the link being watched: the live connection
+}
+
+// link is what the connector knows of one connection.
+type link struct {
+	c        *connector
+	conn     *amqp091.Connection
+	wire     *wire
+	endpoint int
+	secrets  redact.Target // the attempt's: the target's and BeforeConnect's
+	closes   chan *amqp091.Error
+	blocks   chan amqp091.Blocking
+	blocked  atomic.Pointer[blockState] // nil while not blocked
+	broken   atomic.Bool                // found dead: Close skips the polite close
+	dead     chan struct{}              // closed when the watch or Close ended it; reason is then set
+	reason   error
+	endOnce  sync.Once
+
+	pubMu sync.Mutex
+	pub   *publisher // the confirm-mode channel Publish uses; nil until the first Publish
+}
+
+// blockState is a connection.blocked that lasts.
+type blockState struct {
+	err  error         // why, for Status
+	over chan struct{} // closed when it ends (connection.unblocked, or the connection's end)
+}
+
+func newConnector(ts []target, o Options) *connector {
+	c := &connector{o: o, targets: ts, refusals: make([]int, len(ts)), base: ts[0].secrets}
+	for _, t := range ts[1:] {
+		c.base = c.base.Join(t.secrets)
+	}
+	c.latest = c.base
+	return c
+}
+
+// secrets returns the newest redactor: every endpoint's secrets and the
+// newest BeforeConnect's.
+func (c *connector) secrets() redact.Target {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.latest
+}
+
+// at names endpoint i in errors when there are several: `"amqp://xxxxx@b:5672/": `.
+func (c *connector) at(i int) string {
+	if len(c.targets) == 1 {
+		return ""
+	}
+	return strconv.Quote(c.targets[i].shown) + ": "
+}
+
+// Connect makes one attempt on the url.
+func (c *connector) Connect(ctx context.Context) (*amqp091.Connection, error) {
+	return c.connectTo(ctx, 0)
+}
+
+// connectTo dials endpoint i, logs in, opens the vhost and runs the
+// Topology, all bounded by ctx (the attempt's): when ctx ends first the
+// socket is closed, which ends whatever call waits on it.
+func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, error) {
+	raw, tg, err := c.prepare(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	props := amqp091.NewConnectionProperties()
+	props.SetClientConnectionName(c.name)
+	cfg := amqp091.Config{Heartbeat: c.o.Heartbeat, Properties: props, Locale: "en_US"}
+	if c.o.TLS != nil {
+		cfg.TLSClientConfig = c.o.TLS.Clone() // amqp091 sets its ServerName
+	}
+	var w *wire
+	stop := func() bool { return true }
+	cfg.Dial = dialer(ctx, &w, &stop)
+	conn, err := amqp091.DialConfig(raw, cfg)
+	if err != nil {
+		stop()
+		if w != nil {
+			_ = w.Close() // a failed handshake may leave amqp091's reader on it
+		}
+		return nil, c.loginError(i, tg, err)
+	}
+	c.refusals[i] = 0
+	// amqp091 clears the handshake's deadline once the connection is open
+	// and sets the heartbeat's only after the next frame: a path silent
+	// from now on would never be given up. Arm it as amqp091 would.
+	_ = w.SetReadDeadline(time.Now().Add(conn.Config.Heartbeat * 3 / 2))
+	l := &link{c: c, conn: conn, wire: w, endpoint: i, secrets: tg,
+		dead: make(chan struct{}), closes: conn.NotifyClose(make(chan *amqp091.Error, 1)),
+		blocks: conn.NotifyBlocked(make(chan amqp091.Blocking, 8))}
+	if c.o.Topology != nil {
+		err = c.topology(ctx, conn)
+	}
+	if !stop() && err == nil {
+		err = fmt.Errorf("%s%w", c.at(i), context.Cause(ctx)) // the attempt ended: w is closed
+	}
+	if err != nil {
+		_ = w.Close()
+		return nil, safeWith(tg, err)
+	}
+	c.links.Store(conn, l)
+	return conn, nil
+}
+
+// loginError is Connect's error for a failed dial or login on endpoint
+// i. A broker refuses a wrong password by closing the socket, which
+// amqp091 reports as ErrCredentials; a broker that died at that moment
+// looks the same. So the first such refusal is retried, and only a second
+// one in a row is kept as ErrCredentials (which Classify makes permanent).
+func (c *connector) loginError(i int, tg redact.Target, err error) error {
+	if !errors.Is(err, amqp091.ErrCredentials) {
+		c.refusals[i] = 0
+		return safeWith(tg, fmt.Errorf("%s%w", c.at(i), err))
+	}
+	c.refusals[i]++
+	if c.refusals[i] < 2 && c.o.BeforeConnect == nil {
+		return redact.Scrubbed(c.at(i) + "the broker closed the connection at login: a wrong user name or password? (retried once: a broker going down looks the same)")
+	}
+	return safeWith(tg, fmt.Errorf("%slogin refused: %w", c.at(i), err))
+}
+
+// topology runs the program's Topology with a channel of its own. A
+// channel exception it caused without waiting (a noWait declare) is its
+// error too.
+func (c *connector) topology(ctx context.Context, conn *amqp091.Connection) error {
+	ch, err := conn.Channel()
+	if err != nil {
+		return fmt.Errorf("topology: open a channel: %w", err)
+	}
+	closed := ch.NotifyClose(make(chan *amqp091.Error, 1))
+	err = c.o.Topology(ctx, ch)
+	if cerr := ch.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if e, ok := <-closed; ok && e != nil && err == nil {
+		err = e
+	}
+	if err != nil {
+		return fmt.Errorf("topology: %w", err)
+	}
+	return nil
+}
+
+// prepare returns the url this attempt on endpoint i dials and the
+// redactor that knows its secrets. With BeforeConnect it is the hook's
+// copy, checked again (a hook that breaks the url fails the attempt for
+// good), and the connector's newest redactor learns its secrets.
+func (c *connector) prepare(ctx context.Context, i int) (string, redact.Target, error) {
+	t := c.targets[i]
+	if c.o.BeforeConnect == nil {
+		return t.raw, c.secrets(), nil
+	}
+	u := *t.parsed
+	if u.User != nil {
+		user := *u.User
+		u.User = &user
+	}
+	hookErr := c.o.BeforeConnect(ctx, &u)
+	nt, err := parseTarget("url", u.String())
+	if err != nil {
+		return "", redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
+	}
+	c.mu.Lock()
+	c.hooked = append(c.hooked[max(0, len(c.hooked)+1-hookedMax):], nt.secrets)
+	c.latest = c.base
+	for _, h := range c.hooked {
+		c.latest = c.latest.Join(h)
+	}
+	tg := c.latest
+	c.mu.Unlock()
+	if hookErr != nil {
+		return "", tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
+	}
+	return u.String(), tg, nil
+}
+
+// linkOf returns conn's link, nil when this connector does not hold it
+// (any more).
+func (c *connector) linkOf(conn *amqp091.Connection) *link {
+	if l, ok := c.links.Load(conn); ok {
+		return l.(*link)
+	}
+	return nil
+}
+
+// Watch waits until conn breaks, keeping track of connection.blocked
+// meanwhile.
+func (c *connector) Watch(ctx context.Context, conn *amqp091.Connection) error {
+	l := c.linkOf(conn)
+	if l == nil {
+		return errors.New("connection not made by this connector")
+	}
+	c.current.Store(l)
+	defer c.current.CompareAndSwap(l, nil)
+	for {
+		select {
+		case e, ok := <-l.closes:
+			l.broken.Store(true)
+			return l.end(l.lost(e, ok))
+		case b := <-l.blocks:
+			if b.Active {
+				l.block(b.Reason)
+			} else {
+				l.unblock()
+			}
+		case <-ctx.Done():
+			if conn.IsClosed() {
+				l.broken.Store(true)
+			}
+			return l.end(context.Cause(ctx))
+		}
+	}
+}
+
+// lost says why the connection broke, from its close notification e (ok
+// false: closed without one, by the program).
+func (l *link) lost(e *amqp091.Error, ok bool) error {
+	hb := l.conn.Config.Heartbeat
+	switch {
+	case !ok || e == nil:
+		return errors.New("connection closed (not by the broker)")
+	case l.wire.silent():
+		return fmt.Errorf("%w: no frame for %v (Heartbeat %v): %w", errSilent, hb*3/2, hb, l.wire.err())
+	case !e.Server:
+		if rerr := l.wire.err(); rerr != nil {
+			return rerr
+		}
+		return e
+	}
+	return fmt.Errorf("the broker closed the connection: %w", e)
+}
+
+// end records why the connection ended and says so to whoever waits
+// (dead); the first reason stays. It returns that reason.
+func (l *link) end(reason error) error {
+	l.endOnce.Do(func() {
+		l.reason = l.c.safe(reason)
+		l.unblock()
+		close(l.dead)
+	})
+	return l.reason
+}
+
+func (l *link) block(reason string) {
+	if l.blocked.Load() != nil {
+		return
+	}
+	err := redact.Scrubbed(fmt.Sprintf("%s since %s: %s", ErrBlocked, time.Now().Format(time.RFC3339), l.secrets.Text(reason)), ErrBlocked)
+	l.blocked.Store(&blockState{err: err, over: make(chan struct{})})
+}
+
+func (l *link) unblock() {
+	if b := l.blocked.Swap(nil); b != nil {
+		close(b.over)
+	}
+}
+
+// Close closes conn: politely (connection.close, waiting at most
+// closeTimeout) unless it is known to be broken; and its publisher, whose
+// unconfirmed messages get ErrMaybeDelivered.
+func (c *connector) Close(conn *amqp091.Connection) error {
+	v, _ := c.links.LoadAndDelete(conn)
+	l, _ := v.(*link)
+	var err error
+	switch {
+	case l == nil || conn.IsClosed():
+	case l.broken.Load():
+		_ = l.wire.Close()
+	default:
+		err = conn.CloseDeadline(time.Now().Add(closeTimeout))
+	}
+	if l != nil {
+		_ = l.wire.Close()
+		l.end(errors.New("connection closed"))
+		l.pubMu.Lock()
+		p := l.pub
+		l.pubMu.Unlock()
+		if p != nil {
+			<-p.done // its channel closed with the connection
+		}
+	}
+	if err != nil && !errors.Is(err, amqp091.ErrClosed) {
+		return c.safe(fmt.Errorf("close: %w", err))
+	}
+	return nil
+}
+
+// Broken reports whether err, from the program's use of a connection (Do),
+// means the connection is gone: a closed connection, a connection-level
+// AMQP error, a network error. A channel exception (403, 404, 405, 406)
+// closes only its channel.
+func (c *connector) Broken(err error) bool {
+	var ae *amqp091.Error
+	if errors.As(err, &ae) {
+		return !channelLevel(ae.Code)
+	}
+	return len(redact.SafeChain(err)) > 0
+}
+
+// replicas is the connector of several endpoints: the supervisor calls
+// ConnectTo.
+type replicas struct{ *connector }
+
+// Endpoints returns the url and the Replicas, redacted.
+func (r replicas) Endpoints() []string {
+	out := make([]string, len(r.targets))
+	for i, t := range r.targets {
+		out[i] = t.shown
+	}
+	return out
+}
+
+// ConnectTo makes one attempt on endpoint i.
+func (r replicas) ConnectTo(ctx context.Context, i int) (*amqp091.Connection, error) {
+	return r.connectTo(ctx, i)
+}

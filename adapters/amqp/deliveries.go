@@ -1,0 +1,197 @@
+package amqp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+
+	"github.com/redial-go/redial/internal/opterr"
+)
+
+// Delivery is amqp091's, with Ack, Nack and Reject that say
+// ErrStaleDelivery when its channel is gone.
+type Delivery struct {
+	amqp091.Delivery
+}
+
+// Ack acknowledges the delivery (with multiple, every earlier one of its
+// channel). nil means sent, not received: a delivery may still come again,
+// Redelivered.
+func (d Delivery) Ack(multiple bool) error { return d.stale("ack", d.Delivery.Ack(multiple)) }
+
+// Nack rejects the delivery (with multiple, the earlier ones too), requeued
+// or dead-lettered as requeue says.
+func (d Delivery) Nack(multiple, requeue bool) error {
+	return d.stale("nack", d.Delivery.Nack(multiple, requeue))
+}
+
+// Reject rejects the delivery, requeued or dead-lettered.
+func (d Delivery) Reject(requeue bool) error { return d.stale("reject", d.Delivery.Reject(requeue)) }
+
+func (d Delivery) stale(op string, err error) error {
+	if errors.Is(err, amqp091.ErrClosed) {
+		return fmt.Errorf("amqp: %s of delivery %d: %w", op, d.DeliveryTag, ErrStaleDelivery)
+	}
+	return err
+}
+
+// consumeError is a consumer's refusal, its queue named, its cause safe.
+// Classify leaves it alone: it costs the connection, never the supervisor.
+type consumeError struct {
+	queue string
+	err   error
+}
+
+func (e *consumeError) Error() string { return fmt.Sprintf("queue %q: %v", e.queue, e.err) }
+func (e *consumeError) Unwrap() error { return e.err }
+
+// Deliveries consumes queue with manual acks (Options.Prefetch at a time)
+// and yields each delivery, waiting while there is no connection. Each
+// time its consumer was started again (a reconnect; the broker ended it),
+// it yields one error wrapping ErrMissed first.
+//
+// A consume the broker refuses (404 no queue, 403, 406) is yielded, the
+// queue named (errors.As finds the *amqp091.Error), and costs the
+// connection, so that Topology runs again; never the supervisor.
+//
+// The loop ends when ctx ends or the supervisor stops or gives up; it
+// never spins. Ending it closes the consumer's channel: what was not
+// acked is requeued. A queue "" yields an ErrInvalidOptions error.
+func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Delivery, error] {
+	return func(yield func(Delivery, error) bool) {
+		if queue == "" {
+			yield(Delivery{}, opterr.New(pkg, "queue", nil, "empty (the default queue name means the last one declared on the channel)"))
+			return
+		}
+		var missed error // why the consumer was started again, once the new one is up
+		for {
+			conn, err := c.Conn(ctx)
+			if err != nil {
+				return
+			}
+			l := c.c.linkOf(conn)
+			if l == nil {
+				continue // closed since Conn: Conn hands it out no more
+			}
+			k, err := c.consume(conn, queue)
+			if err != nil {
+				if !c.refused(ctx, l, queue, err, yield) {
+					return
+				}
+				continue
+			}
+			if missed != nil && !yield(Delivery{}, missed) {
+				k.close()
+				return
+			}
+			why, more := k.run(ctx, yield)
+			k.close()
+			if !more {
+				return
+			}
+			if reason := c.gone(ctx, l); reason != nil {
+				why = reason // the connection's: the channel's says less
+			}
+			missed = fmt.Errorf("amqp: queue %q: consumer started again after: %w: %w", queue, c.c.safe(why), ErrMissed)
+		}
+	}
+}
+
+// refused handles a consume that failed: on a live connection it yields
+// the refusal and invalidates it. It reports whether the loop goes on.
+func (c *Client) refused(ctx context.Context, l *link, queue string, err error, yield func(Delivery, error) bool) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	if l.conn.IsClosed() {
+		c.gone(ctx, l)
+		return true
+	}
+	ce := &consumeError{queue: queue, err: c.c.safe(err)}
+	c.Invalidate(l.conn, ce)
+	return yield(Delivery{}, fmt.Errorf("amqp: %w", ce))
+}
+
+// gone makes sure that Conn hands out l's connection no more once it is
+// closed: it
+// waits until the watch saw why, invalidates it with that reason, and
+// returns it; nil when l's connection is not closed.
+func (c *Client) gone(ctx context.Context, l *link) error {
+	if !l.conn.IsClosed() {
+		return nil
+	}
+	select {
+	case <-l.dead:
+		c.Invalidate(l.conn, l.reason)
+		return l.reason
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// consumer is one Deliveries loop's channel on one connection.
+type consumer struct {
+	ch         *amqp091.Channel
+	deliveries <-chan amqp091.Delivery
+	closes     chan *amqp091.Error
+	cancels    chan string
+}
+
+// consume starts a consumer of queue on conn.
+func (c *Client) consume(conn *amqp091.Connection, queue string) (*consumer, error) {
+	ch, err := conn.Channel()
+	if err != nil {
+		return nil, err
+	}
+	if err := ch.Qos(c.c.o.Prefetch, 0, false); err != nil {
+		_ = ch.Close()
+		return nil, err
+	}
+	k := &consumer{ch: ch, closes: ch.NotifyClose(make(chan *amqp091.Error, 1)), cancels: ch.NotifyCancel(make(chan string, 1))}
+	if k.deliveries, err = ch.Consume(queue, "", false, false, false, false, nil); err != nil {
+		_ = ch.Close()
+		return nil, err
+	}
+	return k, nil
+}
+
+// run yields the consumer's deliveries until it ends (why, and true) or
+// the program's loop does (false).
+func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) (error, bool) {
+	for {
+		select {
+		case d, ok := <-k.deliveries:
+			if !ok {
+				return k.why(), true
+			}
+			if !yield(Delivery{d}, nil) {
+				return nil, false
+			}
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+// why says why the deliveries ended; amqp091 notifies before closing them.
+func (k *consumer) why() error {
+	select {
+	case e, ok := <-k.closes:
+		if ok && e != nil {
+			return e
+		}
+	default:
+	}
+	select {
+	case <-k.cancels:
+		return fmt.Errorf("%w (its queue deleted?)", ErrCanceled)
+	default:
+	}
+	return errors.New("channel closed")
+}
+
+// close closes the consumer's channel: unacked deliveries are requeued.
+func (k *consumer) close() { _ = k.ch.Close() }

@@ -1,0 +1,142 @@
+package rabbittest_test
+
+import (
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	amqp091 "github.com/rabbitmq/amqp091-go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/redial-go/redial/internal/rabbittest"
+)
+
+// shared is the broker of every test here but those that need their own.
+var shared = rabbittest.NewShared(rabbittest.Options{Config: []string{"heartbeat = 7"}})
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(rabbittest.Main(m, shared)) }
+
+// dial connects to url, failing t on an error.
+func dial(t *testing.T, url string) *amqp091.Connection {
+	t.Helper()
+	c, err := amqp091.DialConfig(url, amqp091.Config{Dial: amqp091.DefaultDial(5 * time.Second)})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// closed waits for the close notification of ch (a NotifyClose channel)
+// and returns it.
+func closed(t *testing.T, ch chan *amqp091.Error) *amqp091.Error {
+	t.Helper()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the connection was not closed")
+		return nil
+	}
+}
+
+func TestKillAndStart(t *testing.T) {
+	b := shared.Get(t)
+	c := dial(t, b.URL())
+	assert.Equal(t, 7*time.Second, c.Config.Heartbeat, "Config lines reach the broker")
+	ch, err := c.Channel()
+	require.NoError(t, err)
+	_, err = ch.QueueDeclare("durable", true, false, false, false, nil)
+	require.NoError(t, err)
+
+	notify := c.NotifyClose(make(chan *amqp091.Error, 1))
+	b.Kill(t)
+	require.False(t, b.Running())
+	ce := closed(t, notify)
+	require.NotNil(t, ce, "a killed broker drops its connections")
+	assert.False(t, ce.Server, "nobody said goodbye: %v", ce)
+	b.Start(t)
+	ch, err = dial(t, b.URL()).Channel()
+	require.NoError(t, err)
+	_, err = ch.QueueDeclarePassive("durable", true, false, false, false, nil)
+	require.NoError(t, err, "the data survives a restart")
+}
+
+func TestStopAndStart(t *testing.T) {
+	b := shared.Get(t)
+	notify := dial(t, b.URL()).NotifyClose(make(chan *amqp091.Error, 1))
+	b.Stop(t)
+	ce := closed(t, notify)
+	require.NotNil(t, ce)
+	assert.Equal(t, amqp091.ConnectionForced, ce.Code, "a clean stop says CONNECTION_FORCED: %v", ce)
+	b.Start(t)
+	dial(t, b.URL())
+}
+
+func TestStopAppAndStartApp(t *testing.T) {
+	b := shared.Get(t)
+	notify := dial(t, b.URL()).NotifyClose(make(chan *amqp091.Error, 1))
+	b.StopApp(t)
+	ce := closed(t, notify)
+	require.NotNil(t, ce)
+	assert.Equal(t, amqp091.ConnectionForced, ce.Code, "stop_app says CONNECTION_FORCED: %v", ce)
+	_, err := amqp091.DialConfig(b.URL(), amqp091.Config{Dial: amqp091.DefaultDial(time.Second)})
+	assert.Error(t, err, "refused while the app is stopped")
+	b.StartApp(t)
+	dial(t, b.URL())
+}
+
+func TestRefusals(t *testing.T) {
+	b := shared.Get(t)
+	_, err := amqp091.Dial(b.URLAt(b.Addr(), rabbittest.User, "wrong", "/"))
+	var ae *amqp091.Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, amqp091.AccessRefused, ae.Code, "a wrong password: %v", err)
+	_, err = amqp091.Dial(b.URLAt(b.Addr(), rabbittest.User, b.Password(), "missing"))
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, amqp091.NotAllowed, ae.Code, "a missing vhost: %v", err)
+}
+
+// A frozen broker keeps its sockets open but answers nothing.
+func TestFreeze(t *testing.T) {
+	b := shared.Get(t)
+	c := dial(t, b.URL())
+	b.Freeze(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Channel()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("a frozen broker answered: %v", err)
+	case <-time.After(time.Second):
+	}
+	b.Thaw(t)
+	require.NoError(t, <-done)
+}
+
+func TestCloseRemovesEverything(t *testing.T) {
+	b, err := rabbittest.New(rabbittest.Options{})
+	if errors.Is(err, rabbittest.ErrNoBroker) && os.Getenv("CI") != "true" {
+		t.Skip(err)
+	}
+	require.NoError(t, err)
+	dir, addr := b.DirForTest(), b.Addr()
+	require.NoError(t, b.Close())
+	require.NoError(t, b.Close(), "Close twice")
+	_, err = os.Stat(dir)
+	assert.True(t, os.IsNotExist(err), "directory left behind: %v", err)
+	_, err = amqp091.Dial("amqp://" + addr)
+	assert.Error(t, err, "the broker still answers")
+}
+
+// Without the broker's scripts New fails, saying how to install them
+// (a test needing a broker then skips, or fails in CI).
+func TestNoBroker(t *testing.T) {
+	t.Setenv(rabbittest.BinEnv, t.TempDir())
+	_, err := rabbittest.New(rabbittest.Options{})
+	require.ErrorIs(t, err, rabbittest.ErrNoBroker)
+	assert.Contains(t, err.Error(), "apt-get install rabbitmq-server")
+}
