@@ -68,41 +68,16 @@ type Settings struct {
 	FailoverSpread time.Duration
 }
 
-// Options configures a Supervisor: the fields of Settings, flat so that a
-// composite literal names them directly, plus OnConnect. The zero value of
-// every field means its documented default.
+// Options configures a Supervisor: its Settings, which one value can
+// serve to several supervisors and adapters, and OnConnect. The zero value
+// of every field means its documented default.
 type Options[C comparable] struct {
-	Name           string
-	Backoff        backoff.Config
-	StableAfter    time.Duration
-	ConnectTimeout time.Duration
-	MaxAttempts    int
-	MaxHint        time.Duration
-	Budget         *backoff.Budget
-	Classify       func(error) error
-	Logger         *slog.Logger
-	FailoverSpread time.Duration
+	Settings
 	// OnConnect runs after every Connect, before the state is Connected: the
 	// place to re-subscribe, re-LISTEN, re-register handlers. Its ctx is the
 	// attempt's (ConnectTimeout). An error counts as a failed attempt and
 	// closes that connection.
 	OnConnect func(ctx context.Context, conn C) error
-}
-
-// Settings returns the part of o that does not depend on C.
-func (o Options[C]) Settings() Settings {
-	return Settings{
-		Name:           o.Name,
-		Backoff:        o.Backoff,
-		StableAfter:    o.StableAfter,
-		ConnectTimeout: o.ConnectTimeout,
-		MaxAttempts:    o.MaxAttempts,
-		MaxHint:        o.MaxHint,
-		Budget:         o.Budget,
-		Classify:       o.Classify,
-		Logger:         o.Logger,
-		FailoverSpread: o.FailoverSpread,
-	}
 }
 
 // settings are the Settings a Supervisor uses once New made its policy

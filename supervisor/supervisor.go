@@ -100,7 +100,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if c == nil {
 		return nil, opterr.New("supervisor", "Connector", nil, "nil")
 	}
-	so := o.Settings()
+	so := o.Settings
 	if err := so.validate(); err != nil {
 		return nil, err
 	}

@@ -6,8 +6,6 @@
 package adapt
 
 import (
-	"context"
-
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -31,24 +29,6 @@ func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[
 		return nil, opterr.Nest(err, sp.Pkg, "Supervisor")
 	}
 	return s, nil
-}
-
-// Options returns the Options[C] with every field of s and onConnect:
-// the inverse of Options[C].Settings, for adapters that take Settings.
-func Options[C comparable](s supervisor.Settings, onConnect func(context.Context, C) error) supervisor.Options[C] {
-	return supervisor.Options[C]{
-		Name:           s.Name,
-		Backoff:        s.Backoff,
-		StableAfter:    s.StableAfter,
-		ConnectTimeout: s.ConnectTimeout,
-		MaxAttempts:    s.MaxAttempts,
-		MaxHint:        s.MaxHint,
-		Budget:         s.Budget,
-		Classify:       s.Classify,
-		Logger:         s.Logger,
-		FailoverSpread: s.FailoverSpread,
-		OnConnect:      onConnect,
-	}
 }
 
 // Chain returns a Classify that runs each step on the result of the one

@@ -82,15 +82,23 @@ func TestCoreBadInput(t *testing.T) {
 		{"retry negative MaxHint", retry(backoff.RetryOptions{MaxHint: -1}), "backoff: MaxHint -1ns: negative"},
 		{"retry Cap of a century", retry(backoff.RetryOptions{Backoff: backoff.Config{Cap: century}}), "backoff: Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor nil Connector", func() error { _, err := supervisor.New[*int](nil, supervisor.Options[*int]{}); return err }, "supervisor: Connector: nil"},
-		{"supervisor negative StableAfter", func() error { return newSupervisor(supervisor.Options[*int]{StableAfter: -1}) }, "supervisor: StableAfter -1ns: negative"},
-		{"supervisor negative ConnectTimeout", func() error { return newSupervisor(supervisor.Options[*int]{ConnectTimeout: -1}) }, "supervisor: ConnectTimeout -1ns: negative"},
-		{"supervisor negative MaxAttempts", func() error { return newSupervisor(supervisor.Options[*int]{MaxAttempts: -3}) }, "supervisor: MaxAttempts -3: negative"},
-		{"supervisor negative MaxHint", func() error { return newSupervisor(supervisor.Options[*int]{MaxHint: -time.Second}) }, "supervisor: MaxHint -1s: negative"},
+		{"supervisor negative StableAfter", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{StableAfter: -1}})
+		}, "supervisor: StableAfter -1ns: negative"},
+		{"supervisor negative ConnectTimeout", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{ConnectTimeout: -1}})
+		}, "supervisor: ConnectTimeout -1ns: negative"},
+		{"supervisor negative MaxAttempts", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{MaxAttempts: -3}})
+		}, "supervisor: MaxAttempts -3: negative"},
+		{"supervisor negative MaxHint", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{MaxHint: -time.Second}})
+		}, "supervisor: MaxHint -1s: negative"},
 		{"supervisor Cap of a century", func() error {
-			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Cap: century}})
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}})
 		}, "supervisor: Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor unknown strategy", func() error {
-			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Strategy: -7}})
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Strategy: -7}}})
 		}, "supervisor: Backoff.Strategy -7: unknown (want Decorrelated, Full, Equal or Exponential)"},
 		{"prometheus nil registry", func() error { _, err := redialprom.New(nil); return err }, "prometheus: registry: nil"},
 	})

@@ -11,7 +11,6 @@ import (
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -40,7 +39,7 @@ func TestConformance(t *testing.T) {
 			c, err := rpc.New(srv.(*conformance.TCPServer).Addr, rpc.Options{
 				HeartbeatInterval: interval,
 				HeartbeatTimeout:  timeout,
-				Supervisor:        adapt.Options(o.Settings, conformance.OnConnect[*rpc2.Client](o.OnConnect)),
+				Supervisor:        supervisor.Options[*rpc2.Client]{Settings: o.Settings, OnConnect: conformance.OnConnect[*rpc2.Client](o.OnConnect)},
 			})
 			if err != nil {
 				return nil, err

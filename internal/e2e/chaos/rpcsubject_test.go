@@ -40,7 +40,12 @@ func newRPCSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 		HeartbeatInterval: pingInterval,
 		HeartbeatTimeout:  pingTimeout,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name: name, Backoff: cfg.backoff(4000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+			Settings: supervisor.Settings{
+				Name:           name,
+				Backoff:        cfg.backoff(4000 + i),
+				StableAfter:    stableAfter,
+				ConnectTimeout: connectTimeout,
+			},
 			OnConnect: func(ctx context.Context, c *rpc2.Client) error {
 				var ok bool
 				if err := s.rpc.CallClient(ctx, c, "Server.Hello", name, &ok); err != nil {

@@ -49,8 +49,10 @@ func newRPC(t *testing.T, addr string, change func(*rpc.Options)) *rpc.Client {
 		HeartbeatInterval: 100 * time.Millisecond,
 		HeartbeatTimeout:  100 * time.Millisecond,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name:    "rpc",
-			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Name:    "rpc",
+				Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 		},
 	}
 	if change != nil {
