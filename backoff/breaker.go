@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/redial-go/redial/internal/opterr"
 )
 
 // Defaults of a BreakerConfig.
@@ -51,7 +53,7 @@ func (s BreakerState) String() string {
 // value: NewBreaker copies it, and a Breaker never changes it.
 type BreakerConfig struct {
 	Failures int           // consecutive failures that open it; 0 means 5
-	Cooldown time.Duration // open -> half-open after this; 0 means 30s; at most MaxCap
+	Cooldown time.Duration // open -> half-open after this; 0 means 30s; at most 24h
 }
 
 // Breaker is a circuit breaker: after Failures consecutive failures it opens
@@ -93,16 +95,14 @@ type Breaker struct {
 
 // NewBreaker returns a closed Breaker for c. Zero fields take their
 // defaults: Failures 5, Cooldown 30 seconds. A negative field, or a
-// Cooldown above MaxCap, is an error that names it and wraps
-// ErrInvalidConfig and supervisor.ErrInvalidOptions.
+// Cooldown above 24h, is an error that names it and wraps
+// ErrInvalidOptions.
 func NewBreaker(c BreakerConfig) (*Breaker, error) {
-	switch {
-	case c.Failures < 0:
+	if c.Failures < 0 {
 		return nil, invalid("Failures", c.Failures, "negative")
-	case c.Cooldown < 0:
-		return nil, invalid("Cooldown", c.Cooldown, "negative")
-	case c.Cooldown > MaxCap:
-		return nil, invalid("Cooldown", c.Cooldown, "longer than %v", MaxCap)
+	}
+	if err := opterr.Duration("backoff", "Cooldown", c.Cooldown); err != nil {
+		return nil, err
 	}
 	if c.Failures == 0 {
 		c.Failures = DefaultFailures

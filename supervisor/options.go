@@ -10,16 +10,16 @@ import (
 	"github.com/redial-go/redial/internal/policy"
 )
 
-// Defaults of Settings.
+// Defaults of Settings; MaxHint's is backoff.DefaultMaxHint.
 const (
 	DefaultStableAfter    = policy.DefaultStableAfter // 30s
 	DefaultConnectTimeout = 10 * time.Second          // a stalled path fails an attempt in 10s
-	DefaultMaxHint        = policy.DefaultMaxHint     // 5 minutes
 )
 
 // ErrInvalidOptions is wrapped by every bad-option error of every
 // constructor of the module. The message says `<package>: <Field> <value>:
 // <what is wrong>` once: `websocket: Supervisor.ConnectTimeout -1s: negative`.
+// Everywhere a duration option must not be negative nor longer than 24h.
 var ErrInvalidOptions = opterr.ErrInvalid
 
 // Settings are the options that do not depend on the connection type.
@@ -91,20 +91,16 @@ type settings struct {
 
 // validate checks every field and fills in the defaults.
 func (o *Settings) validate() error {
-	switch {
-	case o.ConnectTimeout < 0:
-		return opterr.New("supervisor", "ConnectTimeout", o.ConnectTimeout, "negative")
-	case o.MaxAttempts < 0:
+	if o.MaxAttempts < 0 {
 		return opterr.New("supervisor", "MaxAttempts", o.MaxAttempts, "negative")
-	case o.StableAfter < 0:
-		return opterr.New("supervisor", "StableAfter", o.StableAfter, "negative")
-	case o.MaxHint < 0:
-		return opterr.New("supervisor", "MaxHint", o.MaxHint, "negative")
-	case o.FailoverSpread < 0:
-		return opterr.New("supervisor", "FailoverSpread", o.FailoverSpread, "negative")
 	}
-	if err := o.Backoff.Validate(); err != nil {
-		return opterr.Nest(err, "supervisor", "Backoff")
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread}} {
+		if err := opterr.Duration("supervisor", f.name, f.d); err != nil {
+			return err
+		}
 	}
 	if o.ConnectTimeout == 0 {
 		o.ConnectTimeout = DefaultConnectTimeout

@@ -43,7 +43,7 @@ func TestNewSaysTheAdaptersPrefix(t *testing.T) {
 
 	_, err = adapt.New(sp, nopConnector{}, supervisor.Options[int]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}})
 	assert.EqualError(t, err, "feed: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
-	assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 
 	s, err := adapt.New(sp, nopConnector{}, supervisor.Options[int]{})
 	require.NoError(t, err)

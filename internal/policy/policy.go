@@ -16,11 +16,8 @@ import (
 	"github.com/redial-go/redial/backoff"
 )
 
-// Defaults of Config.
-const (
-	DefaultStableAfter = 30 * time.Second
-	DefaultMaxHint     = 5 * time.Minute
-)
+// DefaultStableAfter is Config.StableAfter's default.
+const DefaultStableAfter = 30 * time.Second
 
 // Config configures a Policy; zero fields mean the supervisor's defaults.
 type Config struct {
@@ -156,7 +153,7 @@ func New(c Config) (*Policy, error) {
 		p.stableAfter = DefaultStableAfter
 	}
 	if p.maxHint <= 0 {
-		p.maxHint = DefaultMaxHint
+		p.maxHint = backoff.DefaultMaxHint
 	}
 	seedPCG(&p.first, c.Backoff.Seed, firstSeed)
 	spread := c.FailoverSpread
