@@ -51,7 +51,7 @@ func TestConformance(t *testing.T) {
 			}},
 		},
 		Refusal:  "404",
-		Silent:   gorilla.ErrHeartbeat,
+		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Known:    conformance.Known(nil),
 	})

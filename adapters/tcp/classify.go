@@ -6,25 +6,24 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"syscall"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Classify sorts TCP and TLS errors for the supervisor
-// (supervisor.Options.Classify):
-//
-//   - retried: connection refused, reset, timeouts, io.EOF and every other
-//     network error — the server may come back;
-//   - retried, and said plainly: a DNS failure — `host "x" not found in DNS`
-//     when the name does not exist (DNS comes back, names get created),
-//     `DNS lookup of "x" failed` otherwise;
-//   - permanent (backoff.Permanent, the supervisor gives up): TLS failures
-//     that only a change of configuration fixes — a certificate from an
-//     unknown authority or for another host name, a certificate unfit for
-//     its use, a server that does not speak TLS at all. An expired
-//     certificate is retried: the server may renew it.
-//
-// It returns err itself when it has nothing to add, and nil for nil.
+// (supervisor.Settings.Classify); it returns err itself when it has
+// nothing to add:
+//   - a read or write that the kernel timed out (keep-alive or
+//     TCP_USER_TIMEOUT: ETIMEDOUT) wraps supervisor.ErrSilent;
+//   - a DNS failure is retried, said plainly: `host "x" not found in DNS`,
+//     `DNS lookup of "x" failed`;
+//   - a TLS failure that only a change of configuration fixes is
+//     permanent: a certificate from an unknown authority, for another
+//     host or unfit for its use, a server that does not speak TLS. An
+//     expired certificate is retried: the server may renew it;
+//   - every other network error is retried.
 func Classify(err error) error {
 	if err == nil || backoff.IsPermanent(err) {
 		return err
@@ -38,6 +37,11 @@ func Classify(err error) error {
 	}
 	if tlsConfigError(err) {
 		return backoff.Permanent(err)
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "read" || op.Op == "write") && errors.Is(err, syscall.ETIMEDOUT) &&
+		!errors.Is(err, supervisor.ErrSilent) {
+		return fmt.Errorf("%w: %w", supervisor.ErrSilent, err)
 	}
 	return err
 }

@@ -56,6 +56,7 @@ func TestConformance(t *testing.T) {
 			bad("Replicas[1]", `tcp: Replicas[1] "c": missing port in address`, "a:1", tcp.Options{Replicas: []string{"b:1", "c"}}),
 		},
 		Refusal:  "certificate signed by unknown authority",
+		Silent:   supervisor.ErrSilent,
 		Liveness: 5 * userTimeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,

@@ -46,7 +46,7 @@ func TestConformance(t *testing.T) {
 			{Field: "url", New: func() error { _, err := redialws.New("http://h/", redialws.Options{}); return err }},
 		},
 		Refusal:  "404",
-		Silent:   redialws.ErrHeartbeat,
+		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Known:    conformance.Known(nil),
 	})

@@ -49,3 +49,12 @@ func Chain(steps ...func(error) error) func(error) error {
 		return err
 	}
 }
+
+// Silent returns a sentinel of an adapter's liveness failure: its text is
+// text, and it wraps supervisor.ErrSilent.
+func Silent(text string) error { return &silent{text} }
+
+type silent struct{ text string }
+
+func (e *silent) Error() string { return e.text }
+func (e *silent) Unwrap() error { return supervisor.ErrSilent }

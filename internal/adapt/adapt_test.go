@@ -52,3 +52,10 @@ func TestNewSaysTheAdaptersPrefix(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mine", s.Name())
 }
+
+func TestSilent(t *testing.T) {
+	err := adapt.Silent("heartbeat failed")
+	assert.EqualError(t, err, "heartbeat failed")
+	assert.ErrorIs(t, fmt.Errorf("%w: no pong", err), supervisor.ErrSilent)
+	assert.NotErrorIs(t, err, adapt.Silent("heartbeat failed"), "each is a sentinel of its own")
+}

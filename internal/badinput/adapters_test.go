@@ -96,7 +96,7 @@ func TestTCPBadInput(t *testing.T) {
 		{"supervisor negative MaxHint", plain("h:1", tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{MaxHint: -1}}}), "tcp: Supervisor.MaxHint -1ns: negative"},
 		{"rpc empty address", func() error { _, err := rpc.New("", rpc.Options{}); return err }, "rpc: address: empty"},
 		{"rpc handler not a func", client(rpc.Options{Handlers: map[string]any{"Client.X": 42}}), `rpc: Handlers["Client.X"]: int is not a func(*rpc2.Client, Args, *Reply) error`},
-		{"rpc negative HeartbeatInterval", client(rpc.Options{HeartbeatInterval: -1}), "rpc: HeartbeatInterval -1ns: negative"},
+		{"rpc negative PingInterval", client(rpc.Options{PingInterval: -1}), "rpc: PingInterval -1ns: negative"},
 		{"rpc negative MaxAbandoned", client(rpc.Options{MaxAbandoned: -1}), "rpc: MaxAbandoned -1: negative"},
 		{"rpc supervisor unknown strategy", client(rpc.Options{Supervisor: supervisor.Options[*rpc2.Client]{Settings: supervisor.Settings{Backoff: backoff.Config{Strategy: 5}}}}),
 			"rpc: Supervisor.Backoff.Strategy 5: unknown (want Decorrelated, Full, Equal or Exponential)"},

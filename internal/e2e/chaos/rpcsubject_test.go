@@ -37,8 +37,8 @@ func newRPCSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 		Handlers: map[string]any{
 			"Client.Twice": func(_ *rpc2.Client, n int64, twice *int64) error { *twice = 2 * n; return nil },
 		},
-		HeartbeatInterval: pingInterval,
-		HeartbeatTimeout:  pingTimeout,
+		PingInterval: pingInterval,
+		PingTimeout:  pingTimeout,
 		Supervisor: supervisor.Options[*rpc2.Client]{
 			Settings: supervisor.Settings{
 				Name:           name,
