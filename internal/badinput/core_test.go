@@ -95,6 +95,12 @@ func TestCoreBadInput(t *testing.T) {
 		{"supervisor negative MaxHint", func() error {
 			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{MaxHint: -time.Second}})
 		}, "supervisor: MaxHint -1s: negative"},
+		{"supervisor StableAfter of a century", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{StableAfter: century}})
+		}, "supervisor: StableAfter 876000h0m0s: longer than 24h0m0s"},
+		{"supervisor FailoverSpread of two days", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{FailoverSpread: 48 * time.Hour}})
+		}, "supervisor: FailoverSpread 48h0m0s: longer than 24h0m0s"},
 		{"supervisor Cap of a century", func() error {
 			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}})
 		}, "supervisor: Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
