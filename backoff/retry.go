@@ -27,23 +27,17 @@ type RetryOptions struct {
 
 // Retry calls op until it succeeds, returns a Permanent error, or
 // Attempts calls were made. Between calls it waits the backoff's delay,
-// lengthened (never shortened) by the error's RetryAfterHint clamped to
-// MaxHint.
+// lengthened by the error's RetryAfterHint clamped to MaxHint. It gives up
+// at once with op's last error when the Budget refuses a retry or the wait
+// would end after ctx's deadline; when ctx ends during a wait, its error
+// wraps the last error and ctx's cause. Bad options are an error before op
+// is ever called.
 //
-// Retry gives up at once with op's last error when a retry is refused by the
-// Budget, or when the wait would end after ctx's deadline: it never sleeps
-// for nothing. When ctx ends during a wait, the returned error wraps both
-// the last error and ctx's cause. Invalid options are an error before op is
-// ever called.
-//
-// With a Breaker, Retry asks its Allow before every attempt and records
-// every attempt's result on it (an attempt that failed after ctx was
-// cancelled counts as neither success nor failure). Whenever the breaker
-// would refuse a call, before an attempt or after a failed one, Retry ends
-// at once without waiting: its error wraps ErrOpen, carries the time left
-// as its RetryAfterHint, and wraps op's last error if there was one. When
-// the first attempt is refused, op is never called and the Budget gets no
-// request.
+// With a Breaker, Retry asks Allow before every attempt and records its
+// result (a failure after ctx was cancelled counts as neither). Whenever
+// the breaker would refuse a call, Retry ends at once: its error wraps
+// ErrOpen, carries the time left as its RetryAfterHint, and wraps op's
+// last error if any.
 func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o RetryOptions) (T, error) {
 	var zero T
 	if o.Attempts < 0 {

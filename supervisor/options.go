@@ -22,49 +22,41 @@ const (
 // Everywhere a duration option must not be negative nor longer than 24h.
 var ErrInvalidOptions = opterr.ErrInvalid
 
-// Settings are the options that do not depend on the connection type.
-// Adapters whose connection stays private (the postgres Listener and Pool)
-// take Settings; Options[C] has the same fields plus OnConnect. The zero
-// value of every field means its documented default.
+// Settings are the options that do not depend on the connection type:
+// one value serves every supervisor and adapter (Options embeds it). The
+// zero value of every field means its documented default.
 type Settings struct {
-	// Name names the connection in Status, errors and logs. Adapters
+	// Name names the connection in Status, errors and logs; adapters
 	// default it to their target, redacted.
 	Name string
-	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute
-	// (with Decorrelated, a draw is at most half the outage so far, but the
-	// outage's first; see the package doc).
+	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1
+	// minute.
 	Backoff backoff.Config
 	// StableAfter is how long a connection must have lived for its loss to
-	// reset the backoff; 0 means 30s. One that broke sooner is flapping and
-	// keeps the backoff growing.
+	// reset the backoff; 0 means 30s.
 	StableAfter time.Duration
-	// ConnectTimeout bounds one attempt: Connect and OnConnect together,
-	// a call that ignores its ctx abandoned (see Connector); 0 means 10s.
+	// ConnectTimeout bounds one attempt, Connect and OnConnect together
+	// (see Connector); 0 means 10s.
 	ConnectTimeout time.Duration
 	// MaxAttempts is the number of consecutive failed attempts after which
 	// the supervisor gives up (Failed); 0 means never give up.
 	MaxAttempts int
-	// MaxHint is the longest server hint (Retry-After and friends) honored;
-	// 0 means 5 minutes.
+	// MaxHint is the longest server hint honored; 0 means 5 minutes.
 	MaxHint time.Duration
-	// Budget, when set, is a retry budget shared with other supervisors. A
-	// retry it refuses waits Cap instead; it never makes a supervisor give up.
+	// Budget, when set, is a retry budget shared with other supervisors: a
+	// retry it refuses waits Cap instead.
 	Budget *backoff.Budget
-	// Classify maps the transport's errors to classes (backoff.Permanent,
-	// backoff.RetryAfter). It sees every error of Connect, OnConnect, Watch
-	// and Invalidate, after the adapter's own Classify; backoff.Retryable
-	// lifts a permanent mark, the adapter's too. nil keeps errors as they
-	// are.
+	// Classify maps errors to classes (backoff.Permanent,
+	// backoff.RetryAfter): every error of Connect, OnConnect, Watch and
+	// Invalidate, after the adapter's own Classify. backoff.Retryable lifts
+	// a permanent mark, the adapter's too.
 	Classify func(error) error
-	// Logger receives one record per state change, in order; the
-	// supervisor waits for its handler, which runs off the supervisor's
-	// goroutine. nil is silent.
+	// Logger receives one record per state change, in order, off the
+	// supervisor's goroutine. nil is silent.
 	Logger *slog.Logger
-	// FailoverSpread applies to a Connector with several Endpoints: after
-	// a failed attempt or a lost connection, the next endpoint is tried
-	// after rand[0, FailoverSpread), so a fleet that lost one replica does
-	// not land on the next in one instant; 0 means Backoff.Base/2, which
-	// examples/herd -replicas chose (BENCHMARKS.md has the figures).
+	// FailoverSpread applies to a Connector with several Endpoints: the
+	// next endpoint is tried after rand[0, FailoverSpread); 0 means
+	// Backoff.Base/2 (BENCHMARKS.md has the figures).
 	FailoverSpread time.Duration
 }
 

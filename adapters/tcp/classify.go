@@ -12,18 +12,13 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Classify sorts TCP and TLS errors for the supervisor
-// (supervisor.Settings.Classify); it returns err itself when it has
-// nothing to add:
-//   - a read or write that the kernel timed out (keep-alive or
-//     TCP_USER_TIMEOUT: ETIMEDOUT) wraps supervisor.ErrSilent;
-//   - a DNS failure is retried, said plainly: `host "x" not found in DNS`,
-//     `DNS lookup of "x" failed`;
-//   - a TLS failure that only a change of configuration fixes is
-//     permanent: a certificate from an unknown authority, for another
-//     host or unfit for its use, a server that does not speak TLS. An
-//     expired certificate is retried: the server may renew it;
-//   - every other network error is retried.
+// Classify sorts TCP and TLS errors for the supervisor. A TLS failure
+// that only a change of configuration fixes is permanent: an unknown
+// authority, another host's certificate or one unfit for its use, a server
+// that does not speak TLS (an expired certificate is retried: it may be
+// renewed). A read or write the kernel timed out (keep-alive,
+// TCP_USER_TIMEOUT) wraps supervisor.ErrSilent. A DNS failure is retried,
+// said plainly. It returns err itself when it has nothing to add.
 func Classify(err error) error {
 	if err == nil || backoff.IsPermanent(err) {
 		return err

@@ -1,8 +1,6 @@
-// Package adapt is what every adapter does the same way: its supervisor
-// built from the program's options, the adapter's Classify run before the
-// program's, the default Name, and bad-option errors said once with the
-// adapter's prefix. An adapter that uses it has the one shape of DESIGN.md
-// by construction.
+// Package adapt is what every adapter does the same way: the default Name,
+// the adapter's Classify before the program's, bad-option errors with the
+// adapter's prefix, and the liveness sentinel.
 package adapt
 
 import (
@@ -33,9 +31,7 @@ func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[
 
 // Chain returns a Classify that runs each step on the result of the one
 // before, skipping nil steps and keeping the error when a step returns
-// nil: the adapter's step first, the program's after it, so that a
-// program's Classify refines the transport's classes instead of replacing
-// them.
+// nil: a program's Classify refines the adapter's classes.
 func Chain(steps ...func(error) error) func(error) error {
 	return func(err error) error {
 		for _, step := range steps {

@@ -1,7 +1,6 @@
-// Package opterr builds the one error shape every constructor of the
-// module returns for a bad option: `<package>: <Field> <value>: <what is
-// wrong>`, said once, wrapping ErrInvalid (which the supervisor package
-// exports as supervisor.ErrInvalidOptions).
+// Package opterr builds the one error every constructor of the module
+// returns for a bad option: `<package>: <Field> <value>: <what is wrong>`,
+// wrapping ErrInvalid (supervisor.ErrInvalidOptions).
 package opterr
 
 import (
@@ -13,8 +12,7 @@ import (
 // ErrInvalid is wrapped by every bad-option error of the module.
 var ErrInvalid = errors.New("invalid options")
 
-// MaxDuration is the longest duration option of the module: more than a
-// day is a mistake in a unit, not a policy.
+// MaxDuration is the longest duration option: more is a unit's mistake.
 const MaxDuration = 24 * time.Hour
 
 // Error is one bad option. Value is already formatted ("" when the field's
