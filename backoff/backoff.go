@@ -20,10 +20,12 @@ type Backoff struct {
 	attempt  int
 }
 
-// New returns a Backoff for c, or Validate's error. Zero fields take their
-// defaults: Decorrelated, Base 1s, Cap 1 minute, a seed from crypto/rand.
+// New returns a Backoff for c. Zero fields take their defaults:
+// Decorrelated, Base 1s, Cap 1 minute, a seed from crypto/rand. A bad field
+// (a negative Base or Cap, a Cap above 24h or below Base, an unknown
+// Strategy) is an error wrapping ErrInvalidOptions that names it.
 func New(c Config) (*Backoff, error) {
-	if err := c.Validate(); err != nil {
+	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	c = c.withDefaults()
@@ -58,7 +60,7 @@ func (b *Backoff) Next() time.Duration {
 	case Exponential:
 		return time.Duration(b.exp(n))
 	}
-	d := min(b.cap, b.between(b.base, 3*b.prev)) // prev <= Cap <= MaxCap: no overflow
+	d := min(b.cap, b.between(b.base, 3*b.prev)) // prev <= Cap <= 24h: no overflow
 	b.prev = d
 	return time.Duration(d)
 }

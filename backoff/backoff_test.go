@@ -129,16 +129,16 @@ func TestValidateNamesTheField(t *testing.T) {
 		{backoff.Config{Strategy: 4}, "backoff: Strategy 4: unknown"},
 		{backoff.Config{Strategy: -1}, "backoff: Strategy -1: unknown"},
 	} {
-		err := tc.c.Validate()
+		_, err := backoff.New(tc.c)
 		require.Error(t, err, "%+v", tc.c)
-		assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+		assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 		assert.ErrorIs(t, err, opterr.ErrInvalid, "supervisor.ErrInvalidOptions too")
 		assert.Contains(t, err.Error(), tc.want)
-		_, err = backoff.New(tc.c)
-		assert.Error(t, err)
 	}
-	assert.NoError(t, backoff.Config{Base: time.Second, Cap: time.Second}.Validate())
-	assert.NoError(t, backoff.Config{Cap: backoff.MaxCap}.Validate())
+	_, err := backoff.New(backoff.Config{Base: time.Second, Cap: time.Second})
+	assert.NoError(t, err)
+	_, err = backoff.New(backoff.Config{Cap: 24 * time.Hour})
+	assert.NoError(t, err)
 }
 
 func TestNextAllocatesNothing(t *testing.T) {

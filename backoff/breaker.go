@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/redial-go/redial/internal/opterr"
 )
 
 // Defaults of a BreakerConfig.
@@ -51,58 +53,43 @@ func (s BreakerState) String() string {
 // value: NewBreaker copies it, and a Breaker never changes it.
 type BreakerConfig struct {
 	Failures int           // consecutive failures that open it; 0 means 5
-	Cooldown time.Duration // open -> half-open after this; 0 means 30s; at most MaxCap
+	Cooldown time.Duration // open -> half-open after this; 0 means 30s; at most 24h
 }
 
-// Breaker is a circuit breaker: after Failures consecutive failures it opens
-// and refuses every call for Cooldown, so that a server that is down is left
-// alone instead of being hammered by retries. Then it is half-open: Allow
-// lets exactly one call through, the probe, and refuses the others at once.
-// The probe's success closes the breaker; its failure opens it for another
-// Cooldown.
+// Breaker is a circuit breaker: after Failures consecutive failures it
+// opens and refuses every call for Cooldown; then, half-open, Allow lets
+// one probe through, whose success closes it and whose failure opens it
+// again. A probe never recorded frees its place after a Cooldown.
 //
-// What Record counts: nil is a success; an error marked Permanent, or one
-// that wraps context.Canceled, says nothing about the server's health (the
-// server answered, or the caller gave up) and is neither a success nor a
-// failure; every other error is a failure (a timeout included). Record only
-// acts on a closed or half-open breaker: the late result of a call let
-// through before the breaker opened is ignored while it is open. While
-// half-open, the next Record decides, whoever calls it; a Permanent or
-// cancelled result frees the probe's place, and the next Allow lets another
-// probe through. A probe whose caller never calls Record holds its place for
-// one Cooldown; after that the next Allow lets a new probe through.
+// Record counts nil as a success and any other error as a failure, but a
+// Permanent error or one wrapping context.Canceled (the server answered,
+// or the caller gave up): that is neither, and frees a half-open probe's
+// place. A result recorded while open is ignored.
 //
 // A Breaker is safe for concurrent use; share one among all the callers of
 // a server. Allow and Record allocate nothing while it is closed.
 type Breaker struct {
-	// state is a BreakerState, written under mu, read alone by the closed
-	// fast paths.
-	state atomic.Int32
-	// failures counts consecutive failures while closed, written under mu.
-	failures atomic.Int64
+	state    atomic.Int32 // a BreakerState, written under mu, read alone by the closed fast paths
+	failures atomic.Int64 // consecutive failures while closed, written under mu
 
 	limit    int64
 	cooldown time.Duration
 
-	mu sync.Mutex
-	// until is, when Open, the time it turns half-open; when HalfOpen with
-	// a probe out, the time the probe's place frees.
-	until   time.Time
-	probing bool // HalfOpen: a probe is out
+	mu      sync.Mutex
+	until   time.Time // Open: when it turns half-open; HalfOpen with a probe out: when its place frees
+	probing bool      // HalfOpen: a probe is out
 }
 
 // NewBreaker returns a closed Breaker for c. Zero fields take their
 // defaults: Failures 5, Cooldown 30 seconds. A negative field, or a
-// Cooldown above MaxCap, is an error that names it and wraps
-// ErrInvalidConfig and supervisor.ErrInvalidOptions.
+// Cooldown above 24h, is an error that names it and wraps
+// ErrInvalidOptions.
 func NewBreaker(c BreakerConfig) (*Breaker, error) {
-	switch {
-	case c.Failures < 0:
+	if c.Failures < 0 {
 		return nil, invalid("Failures", c.Failures, "negative")
-	case c.Cooldown < 0:
-		return nil, invalid("Cooldown", c.Cooldown, "negative")
-	case c.Cooldown > MaxCap:
-		return nil, invalid("Cooldown", c.Cooldown, "longer than %v", MaxCap)
+	}
+	if err := opterr.Duration("backoff", "Cooldown", c.Cooldown); err != nil {
+		return nil, err
 	}
 	if c.Failures == 0 {
 		c.Failures = DefaultFailures
@@ -238,9 +225,8 @@ func (b *Breaker) open(now time.Time) {
 }
 
 // advance turns an open breaker whose Cooldown has passed half-open, and
-// returns the state and, unless it is Closed, the time it read (a closed
-// breaker does not read the clock: on some machines that is most of the
-// cost). b.mu is held.
+// returns the state and, unless it is Closed (no clock read), the time it
+// read. b.mu is held.
 func (b *Breaker) advance() (BreakerState, time.Time) {
 	s := BreakerState(b.state.Load())
 	if s == Closed {

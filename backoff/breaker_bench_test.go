@@ -2,6 +2,7 @@ package backoff_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/redial-go/redial/backoff"
 )
@@ -55,7 +56,7 @@ func BenchmarkBreakerParallel(b *testing.B) {
 // BenchmarkBreakerOpen is Allow refusing: the one path that allocates (the
 // error that carries the time left).
 func BenchmarkBreakerOpen(b *testing.B) {
-	br := mustBreaker(b, backoff.BreakerConfig{Failures: 1, Cooldown: backoff.MaxCap})
+	br := mustBreaker(b, backoff.BreakerConfig{Failures: 1, Cooldown: 24 * time.Hour})
 	br.Record(errBusy)
 	b.ReportAllocs()
 	for b.Loop() {

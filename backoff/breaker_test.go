@@ -58,7 +58,7 @@ func TestNewBreakerRejectsBadConfig(t *testing.T) {
 		b, err := backoff.NewBreaker(c.config)
 		assert.Nil(t, b)
 		assert.EqualError(t, err, c.want)
-		assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+		assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 		assert.ErrorIs(t, err, opterr.ErrInvalid)
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"sync"
 )
 
-// Budget is a client-wide retry budget, as in Finagle's RetryBudget and the
-// AWS SDK's retry quota: every request deposits ratio tokens (up to max), and
-// every retry spends one whole token. With ratio 0.1, retries stay near 10% of
-// requests however many clients share the budget; max is the burst allowed
-// when the budget is full. A Budget starts full.
-//
-// A Budget is safe for concurrent use; share one between supervisors.
+// Budget is a client-wide retry budget, as Finagle's RetryBudget: every
+// request deposits ratio tokens (up to max, the burst; it starts full), and
+// every retry spends one whole token, so with ratio 0.1 retries stay near
+// 10% of requests. It is safe for concurrent use; share one between
+// supervisors.
 type Budget struct {
 	mu     sync.Mutex
 	ratio  float64

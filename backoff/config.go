@@ -1,7 +1,6 @@
 package backoff
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -38,43 +37,40 @@ func (s Strategy) String() string {
 	return fmt.Sprintf("Strategy(%d)", int(s))
 }
 
-// Defaults and limits of a Config.
+// Defaults of a Config.
 const (
 	DefaultBase = time.Second
 	DefaultCap  = time.Minute
-	// MaxCap is the longest Cap a Config accepts: a reconnect delay of more
-	// than a day is a mistake in a unit, not a policy.
-	MaxCap = 24 * time.Hour
 )
 
-// ErrInvalidConfig is wrapped by every error Validate returns.
-var ErrInvalidConfig = errors.New("invalid backoff config")
+// ErrInvalidOptions is wrapped by every error of a bad Config, Budget,
+// BreakerConfig, RetryOptions or HedgeOptions. It is
+// supervisor.ErrInvalidOptions: one sentinel for every bad option.
+var ErrInvalidOptions = opterr.ErrInvalid
 
 // Config describes a Backoff. Its zero value is the default: Decorrelated
 // jitter with Base 1s and Cap 1 minute, seeded from crypto/rand.
 type Config struct {
 	Strategy Strategy
 	Base     time.Duration // 0 means 1s
-	Cap      time.Duration // 0 means 1 minute; at most MaxCap
+	Cap      time.Duration // 0 means 1 minute; at most 24h
 	// Seed fixes the generator for reproducible runs; 0 means seeded from
 	// crypto/rand. Backoffs built from one non-zero Seed draw the same
 	// sequence, so give each client its own seed.
 	Seed uint64
 }
 
-// Validate reports the first bad field of c, naming it: a negative Base or
-// Cap, a Cap above MaxCap, a Cap below Base, an unknown Strategy. The error
-// wraps ErrInvalidConfig and supervisor.ErrInvalidOptions.
-func (c Config) Validate() error {
+// validate reports the first bad field of c, naming it.
+func (c Config) validate() error {
 	switch {
 	case c.Strategy < Decorrelated || c.Strategy > Exponential:
 		return invalid("Strategy", int(c.Strategy), "unknown (want Decorrelated, Full, Equal or Exponential)")
-	case c.Base < 0:
-		return invalid("Base", c.Base, "negative")
-	case c.Cap < 0:
-		return invalid("Cap", c.Cap, "negative")
-	case c.Cap > MaxCap:
-		return invalid("Cap", c.Cap, "longer than %v", MaxCap)
+	}
+	if err := opterr.Duration("backoff", "Base", c.Base); err != nil {
+		return err
+	}
+	if err := opterr.Duration("backoff", "Cap", c.Cap); err != nil {
+		return err
 	}
 	d := c.withDefaults()
 	if d.Cap < d.Base {
@@ -86,9 +82,7 @@ func (c Config) Validate() error {
 // invalid is the error for a bad field of a Config, a Budget or
 // RetryOptions.
 func invalid(field string, v any, problem string, args ...any) error {
-	e := opterr.New("backoff", field, v, problem, args...)
-	e.Also = ErrInvalidConfig
-	return e
+	return opterr.New("backoff", field, v, problem, args...)
 }
 
 // withDefaults returns c with zero Base and Cap replaced by the defaults.

@@ -15,10 +15,9 @@ func Permanent(err error) error {
 	return &permanentError{err}
 }
 
-// IsPermanent reports whether err or any error it wraps (errors.Unwrap,
-// errors.Join) was marked by Permanent, or has a method Permanent() bool
-// that returns true, unless a Retryable mark wraps that error. It
-// allocates nothing (a Breaker calls it on every failure).
+// IsPermanent reports whether err or any error it wraps was marked by
+// Permanent, or has a method Permanent() bool that returns true, unless a
+// Retryable mark wraps that error. It allocates nothing.
 func IsPermanent(err error) bool {
 	for err != nil {
 		switch e := err.(type) {
@@ -100,11 +99,9 @@ func clampedHint(err error, maxHint time.Duration) time.Duration {
 }
 
 // Retryable lifts a permanent mark: IsPermanent(Retryable(err)) is false
-// whatever err wraps, so Retry and the supervisor retry it. A Classify
-// uses it to retry what the transport called final (a 401, a close 1008)
-// when the next attempt may carry new credentials. The error's text and
-// chain are unchanged (errors.Is, errors.As and RetryAfterHint see
-// through it). Retryable(nil) is nil.
+// whatever err wraps (a Classify retries a 401 when the next attempt may
+// carry new credentials). The error's text and chain are unchanged.
+// Retryable(nil) is nil.
 func Retryable(err error) error {
 	if err == nil {
 		return nil

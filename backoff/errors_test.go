@@ -117,7 +117,7 @@ func TestRetryRetriesALiftedError(t *testing.T) {
 	_, err := backoff.Retry(t.Context(), func(context.Context) (int, error) {
 		calls++
 		return 0, backoff.Retryable(backoff.Permanent(errors.New("401")))
-	}, backoff.RetryOptions{MaxAttempts: 3, Backoff: backoff.Config{Base: time.Microsecond, Cap: time.Microsecond}})
+	}, backoff.RetryOptions{Attempts: 3, Backoff: backoff.Config{Base: time.Microsecond, Cap: time.Microsecond}})
 	assert.Error(t, err)
 	assert.Equal(t, 3, calls)
 }

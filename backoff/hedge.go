@@ -5,41 +5,33 @@ import (
 	"time"
 )
 
-// DefaultHedgeMax is the number of copies Hedge runs when HedgeOptions.Max
-// is 0: the call and one hedge.
+// DefaultHedgeMax is HedgeOptions.Max's default: the call and one hedge.
 const DefaultHedgeMax = 2
 
-// HedgeOptions configures Hedge. Delay is required; Max 0 means 2 copies,
-// a nil Budget lets every copy go. It is a plain value: concurrent Hedge
-// calls may share one, and so its Budget (which is safe for concurrent use).
+// HedgeOptions configures Hedge; concurrent calls may share one.
 type HedgeOptions struct {
 	// Delay is how long Hedge waits for a copy before it starts the next
 	// one: about the operation's 95th-percentile latency. Required.
 	Delay time.Duration
-	// Max is the number of copies in all, the first included, and so the
-	// most in flight at once; 0 means 2, 1 means no hedging.
+	// Max is the number of copies in all, the first included; 0 means 2,
+	// 1 means no hedging.
 	Max int
-	// Budget, when not nil, gets one request per call (OnRequest) and one
-	// token per extra copy (TryRetry), as Retry spends it. A refusal means
-	// no extra copy, then or later in the call.
+	// Budget, when set, gets one request per call and spends one token per
+	// extra copy, as Retry does; after a refusal no copy starts.
 	Budget *Budget
 }
 
 // Hedge calls op and, when it has not returned after Delay, calls it again
 // alongside, and so on every Delay until Max copies were started: the first
 // success wins and the other copies' contexts are cancelled. A copy that
-// fails with a retryable error starts the next copy at once, if one is left
-// and the Budget allows it. A Permanent error ends it at once (the other
-// copies are cancelled) and is returned. When every copy failed, Hedge
-// returns the last copy's error. When ctx ends, no more copies start; the
-// ones in flight see ctx's end through their own.
+// fails with a retryable error starts the next at once; a Permanent error
+// ends Hedge and is returned; when every copy failed, the last error is.
+// When ctx ends, no more copies start.
 //
-// Every copy has returned before Hedge returns, so op must return soon
-// after its context is cancelled. The copies run on their own goroutines,
-// at the same time: op must be safe for concurrent use, and should be
-// idempotent. What a copy returns after another won is dropped. Invalid
-// options (Delay not positive, Max negative) are an error before op is
-// ever called.
+// The copies run concurrently: op must be safe for concurrent use, should
+// be idempotent, and must return soon after its context is cancelled, for
+// every copy has returned before Hedge does. Bad options are an error
+// before op is ever called.
 func Hedge[T any](ctx context.Context, op func(context.Context) (T, error), o HedgeOptions) (T, error) {
 	var zero T
 	if o.Delay <= 0 {

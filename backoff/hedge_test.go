@@ -265,7 +265,7 @@ func TestHedgeRejectsBadOptions(t *testing.T) {
 	} {
 		_, err := backoff.Hedge(context.Background(), op, c.o)
 		assert.EqualError(t, err, c.want)
-		assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+		assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 		assert.ErrorIs(t, err, opterr.ErrInvalid)
 	}
 	assert.False(t, called)

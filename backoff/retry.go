@@ -5,53 +5,49 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redial-go/redial/internal/opterr"
 )
 
-// Defaults of RetryOptions.
+// Defaults of RetryOptions; DefaultMaxHint is the supervisor's too.
 const (
-	DefaultMaxAttempts = 3
-	DefaultMaxHint     = 5 * time.Minute
+	DefaultAttempts = 3
+	DefaultMaxHint  = 5 * time.Minute
 )
 
 // RetryOptions configures Retry. The zero value is the default: the default
 // Config, 3 attempts, no Budget, hints honored up to 5 minutes, no Breaker.
 type RetryOptions struct {
-	Backoff     Config
-	MaxAttempts int           // attempts in all, the first included; 0 means 3
-	Budget      *Budget       // nil: none
-	MaxHint     time.Duration // longest Retry-After honored; 0 means 5 minutes
-	Breaker     *Breaker      // consulted before every attempt; nil: none
+	Backoff  Config
+	Attempts int           // calls of op in all, the first included; 0 means 3
+	Budget   *Budget       // nil: none
+	MaxHint  time.Duration // longest Retry-After honored; 0 means 5 minutes
+	Breaker  *Breaker      // consulted before every attempt; nil: none
 }
 
 // Retry calls op until it succeeds, returns a Permanent error, or
-// MaxAttempts calls were made. Between calls it waits the backoff's delay,
-// lengthened (never shortened) by the error's RetryAfterHint clamped to
-// MaxHint.
+// Attempts calls were made. Between calls it waits the backoff's delay,
+// lengthened by the error's RetryAfterHint clamped to MaxHint. It gives up
+// at once with op's last error when the Budget refuses a retry or the wait
+// would end after ctx's deadline; when ctx ends during a wait, its error
+// wraps the last error and ctx's cause. Bad options are an error before op
+// is ever called.
 //
-// Retry gives up at once with op's last error when a retry is refused by the
-// Budget, or when the wait would end after ctx's deadline: it never sleeps
-// for nothing. When ctx ends during a wait, the returned error wraps both
-// the last error and ctx's cause. Invalid options are an error before op is
-// ever called.
-//
-// With a Breaker, Retry asks its Allow before every attempt and records
-// every attempt's result on it (an attempt that failed after ctx was
-// cancelled counts as neither success nor failure). Whenever the breaker
-// would refuse a call, before an attempt or after a failed one, Retry ends
-// at once without waiting: its error wraps ErrOpen, carries the time left
-// as its RetryAfterHint, and wraps op's last error if there was one. When
-// the first attempt is refused, op is never called and the Budget gets no
-// request.
+// With a Breaker, Retry asks Allow before every attempt and records its
+// result (a failure after ctx was cancelled counts as neither). Whenever
+// the breaker would refuse a call, Retry ends at once: its error wraps
+// ErrOpen, carries the time left as its RetryAfterHint, and wraps op's
+// last error if any.
 func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o RetryOptions) (T, error) {
 	var zero T
-	if o.MaxAttempts < 0 {
-		return zero, invalid("MaxAttempts", o.MaxAttempts, "negative")
+	if o.Attempts < 0 {
+		return zero, invalid("Attempts", o.Attempts, "negative")
 	}
-	if o.MaxHint < 0 {
-		return zero, invalid("MaxHint", o.MaxHint, "negative")
+	if err := opterr.Duration("backoff", "MaxHint", o.MaxHint); err != nil {
+		return zero, err
 	}
-	if o.MaxAttempts == 0 {
-		o.MaxAttempts = DefaultMaxAttempts
+	if o.Attempts == 0 {
+		o.Attempts = DefaultAttempts
 	}
 	if o.MaxHint == 0 {
 		o.MaxHint = DefaultMaxHint
@@ -74,7 +70,7 @@ func Retry[T any](ctx context.Context, op func(context.Context) (T, error), o Re
 		if o.Breaker != nil {
 			record(o.Breaker, ctx, err)
 		}
-		if err == nil || IsPermanent(err) || attempt >= o.MaxAttempts || ctx.Err() != nil {
+		if err == nil || IsPermanent(err) || attempt >= o.Attempts || ctx.Err() != nil {
 			return v, err
 		}
 		if o.Breaker != nil {

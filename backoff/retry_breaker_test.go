@@ -37,7 +37,7 @@ func TestRetryEndsAtOnceWhenItsFailuresOpenTheBreaker(t *testing.T) {
 		br := mustBreaker(t, backoff.BreakerConfig{Failures: 2, Cooldown: time.Minute})
 		start := time.Now()
 		r := &recorder{errs: []error{errBusy, errBusy, errBusy, errBusy}}
-		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), MaxAttempts: 5, Breaker: br})
+		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), Attempts: 5, Breaker: br})
 		assert.ErrorIs(t, err, backoff.ErrOpen)
 		assert.ErrorIs(t, err, errBusy, "the last error is kept")
 		assert.EqualError(t, err, "circuit breaker open: retry after 1m0s (last error: busy)")

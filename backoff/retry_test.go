@@ -52,15 +52,15 @@ func TestRetrySucceedsAfterFailuresWithBackoffDelays(t *testing.T) {
 	})
 }
 
-func TestRetryStopsAfterMaxAttempts(t *testing.T) {
+func TestRetryStopsAfterAttempts(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder{errs: []error{errBusy, errBusy, errBusy, errBusy}}
 		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second)})
 		assert.ErrorIs(t, err, errBusy)
-		assert.Len(t, r.calls, backoff.DefaultMaxAttempts)
+		assert.Len(t, r.calls, backoff.DefaultAttempts)
 
 		r = &recorder{errs: []error{errBusy, errBusy, errBusy, errBusy}}
-		_, err = backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), MaxAttempts: 1})
+		_, err = backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), Attempts: 1})
 		assert.ErrorIs(t, err, errBusy)
 		assert.Len(t, r.calls, 1)
 	})
@@ -70,7 +70,7 @@ func TestRetryStopsOnPermanent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		perm := backoff.Permanent(errors.New("401"))
 		r := &recorder{errs: []error{errBusy, perm, errBusy}}
-		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{MaxAttempts: 10})
+		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Attempts: 10})
 		assert.Equal(t, perm, err)
 		assert.Len(t, r.calls, 2)
 	})
@@ -84,7 +84,7 @@ func TestRetryHonorsHintClampedToMaxHint(t *testing.T) {
 			backoff.RetryAfter(errBusy, time.Hour),        // clamped to MaxHint
 		}}
 		_, err := backoff.Retry(t.Context(), r.op, backoff.RetryOptions{
-			Backoff: exp(time.Second), MaxAttempts: 4, MaxHint: 30 * time.Second,
+			Backoff: exp(time.Second), Attempts: 4, MaxHint: 30 * time.Second,
 		})
 		require.NoError(t, err)
 		assert.Equal(t, []time.Duration{10 * time.Second, 2 * time.Second, 30 * time.Second}, r.gaps())
@@ -97,7 +97,7 @@ func TestRetryNeverSleepsPastDeadline(t *testing.T) {
 		defer cancel()
 		start := time.Now()
 		r := &recorder{errs: []error{errBusy, backoff.RetryAfter(errBusy, 10*time.Second), errBusy}}
-		_, err := backoff.Retry(ctx, r.op, backoff.RetryOptions{Backoff: exp(time.Second), MaxAttempts: 5})
+		_, err := backoff.Retry(ctx, r.op, backoff.RetryOptions{Backoff: exp(time.Second), Attempts: 5})
 		assert.ErrorIs(t, err, errBusy)
 		assert.Len(t, r.calls, 2)
 		assert.Equal(t, time.Second, time.Since(start), "gave up at once instead of waiting 10s for a 5s deadline")
@@ -110,7 +110,7 @@ func TestRetryCancelledDuringWait(t *testing.T) {
 		time.AfterFunc(1500*time.Millisecond, cancel)
 		start := time.Now()
 		r := &recorder{errs: []error{errBusy, errBusy, errBusy}}
-		_, err := backoff.Retry(ctx, r.op, backoff.RetryOptions{Backoff: exp(time.Second), MaxAttempts: 5})
+		_, err := backoff.Retry(ctx, r.op, backoff.RetryOptions{Backoff: exp(time.Second), Attempts: 5})
 		assert.ErrorIs(t, err, errBusy)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Equal(t, 1500*time.Millisecond, time.Since(start))
@@ -123,7 +123,7 @@ func TestRetryStopsWhenBudgetDenies(t *testing.T) {
 		budget, err := backoff.NewBudget(0.1, 1)
 		require.NoError(t, err)
 		r := &recorder{errs: []error{errBusy, errBusy, errBusy}}
-		_, err = backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), MaxAttempts: 5, Budget: budget})
+		_, err = backoff.Retry(t.Context(), r.op, backoff.RetryOptions{Backoff: exp(time.Second), Attempts: 5, Budget: budget})
 		assert.ErrorIs(t, err, errBusy)
 		assert.Len(t, r.calls, 2, "one token: one retry")
 	})
@@ -133,7 +133,7 @@ func TestRetryRejectsBadOptions(t *testing.T) {
 	called := false
 	op := func(context.Context) (int, error) { called = true; return 0, nil }
 	for _, o := range []backoff.RetryOptions{
-		{MaxAttempts: -1},
+		{Attempts: -1},
 		{MaxHint: -time.Second},
 		{Backoff: backoff.Config{Base: -1}},
 	} {

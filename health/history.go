@@ -2,8 +2,7 @@ package health
 
 import "time"
 
-// HistoryLen is how many transitions a supervisor keeps: its last 64, in
-// fixed memory.
+// HistoryLen is how many transitions a supervisor keeps.
 const HistoryLen = 64
 
 // Transition is one state change of a supervised connection.
@@ -17,10 +16,9 @@ type Transition struct {
 	Endpoint string        // the endpoint, with several
 }
 
-// HistorySource is a Source that keeps its recent transitions, such as a
-// supervisor; the status page shows them. History returns them oldest
-// first, at most HistoryLen; it must be safe for concurrent use and must
-// not block.
+// HistorySource is a Source that keeps its recent transitions (a
+// supervisor): History returns them oldest first, at most HistoryLen,
+// safe for concurrent use and without blocking.
 type HistorySource interface {
 	Source
 	History() []Transition

@@ -2,11 +2,8 @@ package health
 
 import "fmt"
 
-// State is where a connection's lifecycle stands.
-//
-//	Idle -> Connecting -> Connected -> (broken) -> Backoff -> Connecting -> ...
-//	             \-> Backoff (failed attempt)          any -> Stopped (ctx ended)
-//	             \-> Failed (Permanent error, or MaxAttempts reached)
+// State is where a connection's lifecycle stands (package supervisor
+// draws the transitions).
 type State int
 
 const (

@@ -59,7 +59,7 @@ func idleSupervisors(b *testing.B, n int, logger *slog.Logger) {
 		runtime.ReadMemStats(&before)
 		sups := make([]*supervisor.Supervisor[*idleConn], n)
 		for i := range sups {
-			s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle", Logger: logger})
+			s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Settings: supervisor.Settings{Name: "idle", Logger: logger}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -93,7 +93,7 @@ func idleSupervisors(b *testing.B, n int, logger *slog.Logger) {
 // connected returns a running supervisor of the idle connector, connected,
 // and the ctx for its calls; it stops when the benchmark or test ends.
 func connected(tb testing.TB) (*supervisor.Supervisor[*idleConn], context.Context) {
-	s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle"})
+	s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Settings: supervisor.Settings{Name: "idle"}})
 	if err != nil {
 		tb.Fatal(err)
 	}

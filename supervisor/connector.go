@@ -4,16 +4,14 @@ import "context"
 
 // Connector makes connections of type C. Its methods are called one at a
 // time, in order, and never with a lock held: Watch on the supervisor's
-// goroutine, the others on a short-lived goroutine while the supervisor's
-// waits (so that a deep dial's stack is not kept by an idle supervisor).
+// goroutine, the others on a short-lived goroutine.
 //
-// The exception: a Connect, ConnectTo or OnConnect (a hook it calls
-// included) that has not returned 100ms after its ctx ended (at
-// ConnectTimeout, or when Run's ctx ended) is abandoned.
-// The attempt fails with a timeout; the call may still run during the next
-// attempt or after Run returned. When it returns, its connection is closed,
-// concurrently, and never handed out; its panic fails the supervisor (after
-// Run returned, it crashes the program).
+// The exception: a Connect, ConnectTo or OnConnect that has not returned
+// 100ms after its ctx ended (at ConnectTimeout, or when Run's ctx ended)
+// is abandoned: the attempt fails with a timeout, and the call may still
+// run during the next attempt or after Run returned. The connection it
+// returns is closed, never handed out; its panic fails the supervisor
+// (after Run returned, it crashes the program).
 //
 // C must be comparable for real: an interface type whose dynamic values are
 // not comparable (a struct holding a slice, say) panics when the supervisor
@@ -36,9 +34,7 @@ type Watcher[C comparable] interface {
 	// Watch blocks until conn breaks, returning the reason, or until ctx
 	// ends, returning anything: Invalidate ends it with a cause
 	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
-	// with any other cause. The
-	// supervisor runs Watch on its own goroutine: no goroutine is added per
-	// connection.
+	// with any other cause. It runs on the supervisor's own goroutine.
 	Watch(ctx context.Context, conn C) error
 }
 

@@ -28,8 +28,10 @@ func (f *flaky) Close(*session) error { return nil }
 
 func Example() {
 	s, err := supervisor.New[*session](&flaky{}, supervisor.Options[*session]{
-		Name:    "example",
-		Backoff: backoff.Config{Base: time.Millisecond, Cap: 10 * time.Millisecond},
+		Settings: supervisor.Settings{
+			Name:    "example",
+			Backoff: backoff.Config{Base: time.Millisecond, Cap: 10 * time.Millisecond},
+		},
 		OnConnect: func(ctx context.Context, c *session) error {
 			fmt.Println("subscribing on session", c.id)
 			return nil

@@ -70,9 +70,11 @@ func (r *replicas) history() []call {
 
 func failoverOptions(logs *bytes.Buffer) supervisor.Options[*conn] {
 	o := supervisor.Options[*conn]{
-		Name:           "svc",
-		Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Minute},
-		FailoverSpread: 100 * time.Millisecond,
+		Settings: supervisor.Settings{
+			Name:           "svc",
+			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Minute},
+			FailoverSpread: 100 * time.Millisecond,
+		},
 	}
 	if logs != nil {
 		o.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -202,7 +204,7 @@ func TestEndpointsNeedOne(t *testing.T) {
 	_, err := supervisor.New[*conn](newReplicas(), supervisor.Options[*conn]{})
 	assert.EqualError(t, err, "supervisor: Connector: Endpoints() returned none")
 	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	_, err = supervisor.New[*conn](newReplicas("a"), supervisor.Options[*conn]{FailoverSpread: -time.Second})
+	_, err = supervisor.New[*conn](newReplicas("a"), supervisor.Options[*conn]{Settings: supervisor.Settings{FailoverSpread: -time.Second}})
 	assert.EqualError(t, err, "supervisor: FailoverSpread -1s: negative")
 	assert.True(t, strings.HasPrefix(err.Error(), "supervisor: "))
 }

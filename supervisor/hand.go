@@ -17,11 +17,10 @@ import (
 var errNeither = errors.New("connector returned neither a connection nor an error")
 
 // hand is a short-lived goroutine that makes one burst of the lifecycle's
-// work (an attempt, the end of a connection, the stop) while Run's waits,
-// owning the lifecycle state meanwhile. Every callback but Watch runs on a
-// hand, so what a dial or a log handler grows on its stack is freed when
-// it ends (Go never shrinks a parked goroutine's stack). A panic is
-// recovered here and ends the supervisor (crash).
+// work (an attempt, the end of a connection, the stop) while Run's only
+// waits, owning the lifecycle state meanwhile. Every callback but Watch
+// runs on a hand, so a parked Run keeps the smallest stack
+// (stack_test.go). A panic is recovered here and ends the supervisor.
 type hand[C comparable] struct {
 	s      *Supervisor[C]
 	ctx    context.Context // Run's

@@ -37,7 +37,7 @@ func (r *running) stop() error {
 
 // fixed returns a Config whose delays a test can predict: Exponential.
 func exponential(base, cap time.Duration) supervisor.Options[*conn] {
-	return supervisor.Options[*conn]{Name: "test", Backoff: backoffConfig(base, cap)}
+	return supervisor.Options[*conn]{Settings: supervisor.Settings{Name: "test", Backoff: backoffConfig(base, cap)}}
 }
 
 // untilConnected advances virtual time through Backoff until r is

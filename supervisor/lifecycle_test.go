@@ -40,7 +40,7 @@ func TestFiveFailuresThenConnectedWaitsAreDecorrelated(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		base, cap := time.Second, time.Minute
 		f := &fake{results: errs(5, errRefused), latency: 100 * time.Millisecond}
-		s, err := supervisor.New(f, supervisor.Options[*conn]{Backoff: backoff.Config{Base: base, Cap: cap, Seed: 5}})
+		s, err := supervisor.New(f, supervisor.Options[*conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: base, Cap: cap, Seed: 5}}})
 		require.NoError(t, err)
 		rec := testkit.Record(s)
 		synctest.Wait()
@@ -105,7 +105,7 @@ func TestStableConnectionResetsBackoffAndFirstRetryIsBelowBase(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		base := time.Second
 		f := &fake{results: errs(4, errRefused)} // grow the backoff to 8s first
-		o := supervisor.Options[*conn]{Backoff: backoff.Config{Base: base, Cap: time.Minute, Seed: 11}, StableAfter: 30 * time.Second}
+		o := supervisor.Options[*conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: base, Cap: time.Minute, Seed: 11}, StableAfter: 30 * time.Second}}
 		r := start(t, f, o)
 		distinct := map[time.Duration]bool{}
 		for i := range 20 {

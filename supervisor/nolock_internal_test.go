@@ -59,10 +59,12 @@ func TestNoLockHeldWhileUserCodeRuns(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := &lockProbe{calls: map[string]int{}}
 		s, err := New[*int](p, Options[*int]{
-			Backoff:   backoffConfigForTest(),
+			Settings: Settings{
+				Backoff:  backoffConfigForTest(),
+				Classify: func(err error) error { p.check("Classify"); return err },
+				Logger:   slog.New(p),
+			},
 			OnConnect: func(context.Context, *int) error { p.check("OnConnect"); return nil },
-			Classify:  func(err error) error { p.check("Classify"); return err },
-			Logger:    slog.New(p),
 		})
 		require.NoError(t, err)
 		p.s = s

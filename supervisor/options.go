@@ -10,99 +10,66 @@ import (
 	"github.com/redial-go/redial/internal/policy"
 )
 
-// Defaults of Settings.
+// Defaults of Settings; MaxHint's is backoff.DefaultMaxHint.
 const (
 	DefaultStableAfter    = policy.DefaultStableAfter // 30s
 	DefaultConnectTimeout = 10 * time.Second          // a stalled path fails an attempt in 10s
-	DefaultMaxHint        = policy.DefaultMaxHint     // 5 minutes
 )
 
 // ErrInvalidOptions is wrapped by every bad-option error of every
 // constructor of the module. The message says `<package>: <Field> <value>:
 // <what is wrong>` once: `websocket: Supervisor.ConnectTimeout -1s: negative`.
+// Everywhere a duration option must not be negative nor longer than 24h.
 var ErrInvalidOptions = opterr.ErrInvalid
 
-// Settings are the options that do not depend on the connection type.
-// Adapters whose connection stays private (the postgres Listener and Pool)
-// take Settings; Options[C] has the same fields plus OnConnect. The zero
-// value of every field means its documented default.
+// Settings are the options that do not depend on the connection type:
+// one value serves every supervisor and adapter (Options embeds it). The
+// zero value of every field means its documented default.
 type Settings struct {
-	// Name names the connection in Status, errors and logs. Adapters
+	// Name names the connection in Status, errors and logs; adapters
 	// default it to their target, redacted.
 	Name string
-	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1 minute
-	// (with Decorrelated, a draw is at most half the outage so far, but the
-	// outage's first; see the package doc).
+	// Backoff paces the attempts: default Decorrelated, Base 1s, Cap 1
+	// minute.
 	Backoff backoff.Config
 	// StableAfter is how long a connection must have lived for its loss to
-	// reset the backoff; 0 means 30s. One that broke sooner is flapping and
-	// keeps the backoff growing.
+	// reset the backoff; 0 means 30s.
 	StableAfter time.Duration
-	// ConnectTimeout bounds one attempt: Connect and OnConnect together,
-	// a call that ignores its ctx abandoned (see Connector); 0 means 10s.
+	// ConnectTimeout bounds one attempt, Connect and OnConnect together
+	// (see Connector); 0 means 10s.
 	ConnectTimeout time.Duration
 	// MaxAttempts is the number of consecutive failed attempts after which
 	// the supervisor gives up (Failed); 0 means never give up.
 	MaxAttempts int
-	// MaxHint is the longest server hint (Retry-After and friends) honored;
-	// 0 means 5 minutes.
+	// MaxHint is the longest server hint honored; 0 means 5 minutes.
 	MaxHint time.Duration
-	// Budget, when set, is a retry budget shared with other supervisors. A
-	// retry it refuses waits Cap instead; it never makes a supervisor give up.
+	// Budget, when set, is a retry budget shared with other supervisors: a
+	// retry it refuses waits Cap instead.
 	Budget *backoff.Budget
-	// Classify maps the transport's errors to classes (backoff.Permanent,
-	// backoff.RetryAfter). It sees every error of Connect, OnConnect, Watch
-	// and Invalidate, after the adapter's own Classify; backoff.Retryable
-	// lifts a permanent mark, the adapter's too. nil keeps errors as they
-	// are.
+	// Classify maps errors to classes (backoff.Permanent,
+	// backoff.RetryAfter): every error of Connect, OnConnect, Watch and
+	// Invalidate, after the adapter's own Classify. backoff.Retryable lifts
+	// a permanent mark, the adapter's too.
 	Classify func(error) error
-	// Logger receives one record per state change, in order; the
-	// supervisor waits for its handler, which runs off the supervisor's
-	// goroutine. nil is silent.
+	// Logger receives one record per state change, in order, off the
+	// supervisor's goroutine. nil is silent.
 	Logger *slog.Logger
-	// FailoverSpread applies to a Connector with several Endpoints: after
-	// a failed attempt or a lost connection, the next endpoint is tried
-	// after rand[0, FailoverSpread), so a fleet that lost one replica does
-	// not land on the next in one instant; 0 means Backoff.Base/2, which
-	// examples/herd -replicas chose (BENCHMARKS.md has the figures).
+	// FailoverSpread applies to a Connector with several Endpoints: the
+	// next endpoint is tried after rand[0, FailoverSpread); 0 means
+	// Backoff.Base/2 (BENCHMARKS.md has the figures).
 	FailoverSpread time.Duration
 }
 
-// Options configures a Supervisor: the fields of Settings, flat so that a
-// composite literal names them directly, plus OnConnect. The zero value of
-// every field means its documented default.
+// Options configures a Supervisor: its Settings, which one value can
+// serve to several supervisors and adapters, and OnConnect. The zero value
+// of every field means its documented default.
 type Options[C comparable] struct {
-	Name           string
-	Backoff        backoff.Config
-	StableAfter    time.Duration
-	ConnectTimeout time.Duration
-	MaxAttempts    int
-	MaxHint        time.Duration
-	Budget         *backoff.Budget
-	Classify       func(error) error
-	Logger         *slog.Logger
-	FailoverSpread time.Duration
+	Settings
 	// OnConnect runs after every Connect, before the state is Connected: the
 	// place to re-subscribe, re-LISTEN, re-register handlers. Its ctx is the
 	// attempt's (ConnectTimeout). An error counts as a failed attempt and
 	// closes that connection.
 	OnConnect func(ctx context.Context, conn C) error
-}
-
-// Settings returns the part of o that does not depend on C.
-func (o Options[C]) Settings() Settings {
-	return Settings{
-		Name:           o.Name,
-		Backoff:        o.Backoff,
-		StableAfter:    o.StableAfter,
-		ConnectTimeout: o.ConnectTimeout,
-		MaxAttempts:    o.MaxAttempts,
-		MaxHint:        o.MaxHint,
-		Budget:         o.Budget,
-		Classify:       o.Classify,
-		Logger:         o.Logger,
-		FailoverSpread: o.FailoverSpread,
-	}
 }
 
 // settings are the Settings a Supervisor uses once New made its policy
@@ -116,20 +83,16 @@ type settings struct {
 
 // validate checks every field and fills in the defaults.
 func (o *Settings) validate() error {
-	switch {
-	case o.ConnectTimeout < 0:
-		return opterr.New("supervisor", "ConnectTimeout", o.ConnectTimeout, "negative")
-	case o.MaxAttempts < 0:
+	if o.MaxAttempts < 0 {
 		return opterr.New("supervisor", "MaxAttempts", o.MaxAttempts, "negative")
-	case o.StableAfter < 0:
-		return opterr.New("supervisor", "StableAfter", o.StableAfter, "negative")
-	case o.MaxHint < 0:
-		return opterr.New("supervisor", "MaxHint", o.MaxHint, "negative")
-	case o.FailoverSpread < 0:
-		return opterr.New("supervisor", "FailoverSpread", o.FailoverSpread, "negative")
 	}
-	if err := o.Backoff.Validate(); err != nil {
-		return opterr.Nest(err, "supervisor", "Backoff")
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread}} {
+		if err := opterr.Duration("supervisor", f.name, f.d); err != nil {
+			return err
+		}
 	}
 	if o.ConnectTimeout == 0 {
 		o.ConnectTimeout = DefaultConnectTimeout

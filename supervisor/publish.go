@@ -110,9 +110,8 @@ func (s *Supervisor[C]) record(from health.State, t *transition, now time.Time, 
 	s.recorded++
 }
 
-// entry is a health.Transition as the history keeps it: 56 bytes rather
-// than 104 (the time in Unix nanoseconds, the states and the reason in a
-// byte each), since every idle supervisor holds a few.
+// entry is a health.Transition as the history keeps it, in 56 bytes
+// rather than 104.
 type entry struct {
 	at       int64 // Unix nanoseconds
 	delay    time.Duration

@@ -95,7 +95,7 @@ func TestPermanentErrorFailsAtOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		denied := errors.New("401 unauthorized")
 		f := &fake{results: []error{backoff.Permanent(denied)}}
-		r := start(t, f, supervisor.Options[*conn]{Name: "feed"})
+		r := start(t, f, supervisor.Options[*conn]{Settings: supervisor.Settings{Name: "feed"}})
 		err := <-r.done
 		assert.ErrorIs(t, err, denied)
 		assert.ErrorIs(t, err, supervisor.ErrFailed)
@@ -440,12 +440,12 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		o    supervisor.Options[*conn]
 		want string
 	}{
-		{supervisor.Options[*conn]{ConnectTimeout: -1}, "supervisor: ConnectTimeout -1ns: negative"},
-		{supervisor.Options[*conn]{MaxAttempts: -1}, "supervisor: MaxAttempts -1: negative"},
-		{supervisor.Options[*conn]{StableAfter: -time.Second}, "supervisor: StableAfter -1s: negative"},
-		{supervisor.Options[*conn]{MaxHint: -time.Second}, "supervisor: MaxHint -1s: negative"},
-		{supervisor.Options[*conn]{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}, "supervisor: Backoff.Cap 1s: shorter than Base 1h0m0s"},
-		{supervisor.Options[*conn]{Backoff: backoff.Config{Strategy: 9}}, "supervisor: Backoff.Strategy 9: unknown (want Decorrelated, Full, Equal or Exponential)"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{ConnectTimeout: -1}}, "supervisor: ConnectTimeout -1ns: negative"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{MaxAttempts: -1}}, "supervisor: MaxAttempts -1: negative"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{StableAfter: -time.Second}}, "supervisor: StableAfter -1s: negative"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{MaxHint: -time.Second}}, "supervisor: MaxHint -1s: negative"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}}, "supervisor: Backoff.Cap 1s: shorter than Base 1h0m0s"},
+		{supervisor.Options[*conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Strategy: 9}}}, "supervisor: Backoff.Strategy 9: unknown (want Decorrelated, Full, Equal or Exponential)"},
 	} {
 		_, err := supervisor.New[*conn](&fake{}, tc.o)
 		assert.EqualError(t, err, tc.want)

@@ -11,8 +11,6 @@ import "context"
 // panics with the same value once the supervisor is Failed (ErrPanicked)
 // and Done is closed.
 func (s *Supervisor[C]) Run(ctx context.Context) error {
-	// Run's goroutine only waits, for a hand (hand.go), the connection's
-	// end or the next attempt: it keeps the smallest stack (stack_test.go).
 	if !s.started.CompareAndSwap(false, true) {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
@@ -72,8 +70,7 @@ func (s *Supervisor[C]) burst(ctx context.Context, o op, conn C, reason error) *
 }
 
 // waitInvalid blocks until the connection is invalidated or ctx ends, and
-// returns why. It is the frame an idle supervisor without a Watcher parks
-// in: it holds and allocates nothing else.
+// returns why.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
 	select {
 	case err := <-s.invalid:

@@ -105,7 +105,7 @@ func idleCost(t *testing.T, ctx context.Context, wg *sync.WaitGroup, n int, logg
 	// between the Run goroutines' in the runtime's stack spans, which then
 	// stay in use (-race: 0.5-2.5 KB a supervisor, either way).
 	for i := range sups {
-		s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Name: "idle", Logger: logger})
+		s, err := supervisor.New[*idleConn](idle{}, supervisor.Options[*idleConn]{Settings: supervisor.Settings{Name: "idle", Logger: logger}})
 		require.NoError(t, err)
 		sups[i] = s
 		wg.Go(func() { _ = s.Run(ctx) })

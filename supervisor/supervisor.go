@@ -50,11 +50,7 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 // goroutine, never blocks on Run (Conn waits only for its ctx or a state
 // change), and never runs user code.
 type Supervisor[C comparable] struct {
-	// The Connector's optional interfaces (Watcher, BrokenChecker,
-	// Endpoints) are asserted where they are used, not kept: an idle
-	// supervisor's every field is memory (BENCHMARKS.md, "An idle
-	// supervisor").
-	connector Connector[C]
+	connector Connector[C] // its optional interfaces are asserted where used, not kept
 	multi     *replicas[C] // nil unless connector has Endpoints
 	opts      settings
 	onConnect func(ctx context.Context, conn C) error
@@ -84,10 +80,8 @@ type Supervisor[C comparable] struct {
 	changed     chan struct{}           // closed on the next change; made when someone waits
 	subs        map[chan health.Status]struct{}
 	late        atomic.Pointer[panicError] // a panic of a call Run abandoned (latePanic); set under mu
-	// history is the last transitions: it grows to health.HistoryLen, then
-	// is a ring, so an idle supervisor pays for the few it had.
-	history  []entry
-	recorded int // transitions recorded so far
+	history     []entry                    // grows to health.HistoryLen, then is a ring
+	recorded    int                        // transitions recorded so far
 }
 
 // New returns a Supervisor for c; Run starts it. The options are copied,
@@ -100,7 +94,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if c == nil {
 		return nil, opterr.New("supervisor", "Connector", nil, "nil")
 	}
-	so := o.Settings()
+	so := o.Settings
 	if err := so.validate(); err != nil {
 		return nil, err
 	}

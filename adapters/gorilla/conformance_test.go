@@ -10,7 +10,6 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -29,7 +28,7 @@ func TestConformance(t *testing.T) {
 				BeforeConnect: conformance.BeforeConnect(o.BeforeConnect),
 				PingInterval:  interval,
 				PingTimeout:   timeout,
-				Supervisor:    adapt.Options(o.Settings, conformance.OnConnect[*websocket.Conn](o.OnConnect)),
+				Supervisor:    supervisor.Options[*websocket.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[*websocket.Conn](o.OnConnect)},
 			})
 			if err != nil {
 				return nil, err
@@ -52,7 +51,7 @@ func TestConformance(t *testing.T) {
 			}},
 		},
 		Refusal:  "404",
-		Silent:   gorilla.ErrHeartbeat,
+		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Known:    conformance.Known(nil),
 	})

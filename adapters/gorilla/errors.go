@@ -5,7 +5,8 @@ import "github.com/redial-go/redial/internal/httpcore"
 // Errors of this package, checked with errors.Is. The websocket and sse
 // adapters' errors of the same names are the same values.
 var (
-	// ErrHeartbeat: nothing came back from the peer in time: a ping got
+	// ErrHeartbeat, wrapping supervisor.ErrSilent: nothing came back from
+	// the peer in time: a ping got
 	// no pong within PingTimeout, or a read saw nothing (no pong, no
 	// message) within PingInterval + PingTimeout. The peer is silent, or
 	// nothing reads the connection (see Messages and WriteOnly).

@@ -50,7 +50,9 @@ func Example() {
 	feed, err := gorilla.New(url, gorilla.Options{
 		CloseHint: 10 * time.Millisecond, // a test server restarts fast
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 			OnConnect: func(ctx context.Context, c *websocket.Conn) error {
 				if st := feed.Status(); st.Err != nil {
 					fmt.Println("resubscribing after", gorilla.CloseStatus(st.Err))

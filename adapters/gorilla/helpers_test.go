@@ -30,9 +30,11 @@ type client struct {
 func testOptions() gorilla.Options {
 	return gorilla.Options{
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Name:           "feed",
-			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-			ConnectTimeout: 2 * time.Second,
+			Settings: supervisor.Settings{
+				Name:           "feed",
+				Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
+				ConnectTimeout: 2 * time.Second,
+			},
 		},
 	}
 }

@@ -23,10 +23,6 @@ const (
 	DefaultCloseTimeout = httpcore.DefaultCloseTimeout
 )
 
-// MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
-// CloseHint accepted: more than a day is a mistake in a unit.
-const MaxDuration = httpcore.MaxDuration
-
 // Options configures the Supervisor that New returns: the options of
 // adapters/websocket (one core serves both), but EnableCompression for
 // CompressionMode; each field's zero value means its documented default.

@@ -24,12 +24,12 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	}
 }
 
-// A bad Backoff is still a backoff.ErrInvalidConfig too.
+// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
 func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
-	_, err := gorilla.New("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*websocket.Conn]{Backoff: backoff.Config{Cap: 48 * time.Hour}}})
+	_, err := gorilla.New("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}}})
 	assert.EqualError(t, err, "gorilla: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
 	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 }
 
 // New copies Options: changing the caller's Header or Subprotocols

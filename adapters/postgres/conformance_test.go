@@ -18,9 +18,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/adapters/postgres"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // The harnesses of Conn, Listener and Pool share a server: a cluster and a
@@ -49,7 +49,7 @@ func conformanceConn(t *testing.T, a *admin) {
 		c, err := postgres.NewConn(s.dsn(o), postgres.ConnOptions{
 			BeforeConnect:          s.beforeConnect(o.BeforeConnect),
 			TooManyConnectionsHint: tooManyHint,
-			Supervisor:             adapt.Options(o.Settings, conformance.OnConnect[*pgx.Conn](o.OnConnect)),
+			Supervisor:             supervisor.Options[*pgx.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[*pgx.Conn](o.OnConnect)},
 		})
 		if err != nil {
 			return nil, err

@@ -71,7 +71,7 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 		o.Configure(cfg)
 	}
 	t := newTarget("conn", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
-	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings()))
+	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings))
 	var sup *supervisor.Supervisor[*pgx.Conn]
 	if t.several() {
 		sup, err = newSupervisor[*pgx.Conn](t, replicas{c}, o.Supervisor)

@@ -21,7 +21,9 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 	admin := shared.Connect(t)
 	var onConnect atomic.Int32
 	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{
-		Backoff: fast,
+		Settings: supervisor.Settings{
+			Backoff: fast,
+		},
 		OnConnect: func(ctx context.Context, c *pgx.Conn) error {
 			onConnect.Add(1)
 			_, err := c.Exec(ctx, "SET application_name = 'redial-conn-test'")
@@ -64,7 +66,7 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 // terminated backend breaks it, and the supervisor reconnects.
 func TestDoInvalidatesOnlyOnConnectionErrors(t *testing.T) {
 	admin := shared.Connect(t)
-	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast}})
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 	require.NoError(t, err)
 	start(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

@@ -250,7 +250,7 @@ func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE "+role+" CONNECTION LIMIT 0")
 	require.NoError(t, err)
 	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres", role, pw, first.Addr(), shared.Addr())
-	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast, FailoverSpread: spread}})
+	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast, FailoverSpread: spread}}})
 	require.NoError(t, err)
 	start(t, s)
 	st := testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))

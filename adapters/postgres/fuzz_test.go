@@ -11,7 +11,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -84,7 +83,7 @@ func FuzzRedactDSN(f *testing.F) {
 		} else {
 			check("NewListener's Name", l.Name())
 		}
-		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: adapt.Options[*pgx.Conn](o, nil)})
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: o}})
 		if err != nil {
 			checkErr("NewConn's error", err)
 			return

@@ -12,7 +12,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -174,9 +173,9 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
 	if l.t.several() {
-		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, adapt.Options(o.Supervisor, l.onConnect))
+		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, supervisor.Options[*pgx.Conn]{Settings: o.Supervisor, OnConnect: l.onConnect})
 	} else {
-		l.sup, err = newSupervisor(l.t, c, adapt.Options(o.Supervisor, l.onConnect))
+		l.sup, err = newSupervisor(l.t, c, supervisor.Options[*pgx.Conn]{Settings: o.Supervisor, OnConnect: l.onConnect})
 	}
 	if err != nil {
 		return nil, err

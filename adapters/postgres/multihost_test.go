@@ -16,7 +16,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -153,7 +152,7 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 	c := rejecting
 	hook := func(context.Context, *pgconn.Config) error { return nil } // keeps the DSN's password: a hook that could rotate it
 	build := func(dsn string) historian {
-		s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: hook, Supervisor: adapt.Options[*pgx.Conn](supervisor.Settings{Backoff: fast}, nil)})
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: hook, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 		require.NoError(t, err)
 		return s
 	}

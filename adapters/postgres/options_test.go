@@ -12,7 +12,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -25,7 +24,7 @@ type sharedOptions struct {
 // construct builds each of the three kinds from the same dsn and options.
 var construct = map[string]func(dsn string, o sharedOptions) error{
 	"conn": func(dsn string, o sharedOptions) error {
-		_, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: o.hint, Supervisor: adapt.Options[*pgx.Conn](o.sup, nil)})
+		_, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: o.hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: o.sup}})
 		return err
 	},
 	"listener": func(dsn string, o sharedOptions) error {
@@ -145,7 +144,7 @@ func TestZeroOptionalFieldsAreDefaults(t *testing.T) {
 	p, err = postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "orders"}})
 	require.NoError(t, err)
 	assert.Equal(t, "orders", p.Name())
-	c, err = postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Name: "one"}})
+	c, err = postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Name: "one"}}})
 	require.NoError(t, err)
 	assert.Equal(t, "one", c.Name())
 }

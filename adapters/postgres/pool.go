@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -130,9 +129,9 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	c := newPoolConnector(cfg, t, o)
 	var sup *supervisor.Supervisor[*pgxpool.Pool]
 	if t.several() {
-		sup, err = newSupervisor[*pgxpool.Pool](t, poolReplicas{c}, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
+		sup, err = newSupervisor[*pgxpool.Pool](t, poolReplicas{c}, supervisor.Options[*pgxpool.Pool]{Settings: o.Supervisor})
 	} else {
-		sup, err = newSupervisor(t, c, adapt.Options[*pgxpool.Pool](o.Supervisor, nil))
+		sup, err = newSupervisor(t, c, supervisor.Options[*pgxpool.Pool]{Settings: o.Supervisor})
 	}
 	if err != nil {
 		return nil, err

@@ -71,7 +71,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 	require.NoError(t, err)
 	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"rot"}, BeforeConnect: v.beforeConnect, Supervisor: o})
 	require.NoError(t, err)
-	s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: v.beforeConnect, Supervisor: supervisor.Options[*pgx.Conn]{Backoff: fast, Logger: o.Logger}})
+	s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: v.beforeConnect, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast, Logger: o.Logger}}})
 	require.NoError(t, err)
 	kinds := map[string]runner{"pool": p, "listener": l, "conn": s}
 	for _, r := range kinds {

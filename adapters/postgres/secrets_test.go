@@ -14,7 +14,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/pgtest"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -33,7 +32,7 @@ var kinds = hintedKinds(0)
 func hintedKinds(hint time.Duration) map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner {
 	return map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
 		"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: adapt.Options[*pgx.Conn](o, nil)})
+			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: o}})
 			require.NoError(t, err)
 			return s
 		},

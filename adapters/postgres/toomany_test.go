@@ -29,7 +29,7 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	c.Connect(t)
 	c.Connect(t)
 
-	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Backoff: bo}})
+	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: bo}}})
 	require.NoError(t, err)
 	start(t, s)
 	var st health.Status

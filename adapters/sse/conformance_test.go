@@ -10,6 +10,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/internal/conformance"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // The harness: an event stream that sends one event, then a keep-alive
@@ -46,7 +47,7 @@ func TestConformance(t *testing.T) {
 			{Field: "url", New: func() error { _, err := sse.New("ws://h/", sse.Options{}); return err }},
 		},
 		Refusal:  "not text/event-stream",
-		Silent:   sse.ErrIdleTimeout,
+		Silent:   supervisor.ErrSilent,
 		Liveness: idle,
 		Skip: map[string]string{
 			"secrets-closed":     "an event stream has no close reason: it ends without a text of the server's",

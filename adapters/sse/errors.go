@@ -8,7 +8,8 @@ import (
 
 // Errors of this package, checked with errors.Is.
 var (
-	// ErrIdleTimeout: the stream stayed silent, not even a keep-alive
+	// ErrIdleTimeout, wrapping supervisor.ErrSilent: the stream stayed
+	// silent, not even a keep-alive
 	// comment, for longer than Options.IdleTimeout. The path or the server
 	// is dead; the Client reconnects.
 	ErrIdleTimeout = httpcore.ErrIdleTimeout

@@ -21,10 +21,6 @@ const (
 	DefaultBuffer      = 64                        // events read ahead of the program
 )
 
-// MaxDuration is the longest IdleTimeout accepted: more than a day is a
-// mistake in a unit.
-const MaxDuration = httpcore.MaxDuration
-
 // Options configures the Client that New returns. The zero value of every
 // field means its documented default; New copies it (Header, PublicQuery
 // and TLS included), so changing it afterwards changes nothing.

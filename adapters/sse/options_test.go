@@ -57,12 +57,12 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	}
 }
 
-// A bad Backoff is still a backoff.ErrInvalidConfig too.
+// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
 func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
 	_, err := sse.New("http://h/x", sse.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}})
 	assert.EqualError(t, err, "sse: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
 	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidConfig)
+	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 }
 
 func TestNewDefaults(t *testing.T) {

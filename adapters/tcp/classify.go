@@ -6,25 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"syscall"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/supervisor"
 )
 
-// Classify sorts TCP and TLS errors for the supervisor
-// (supervisor.Options.Classify):
-//
-//   - retried: connection refused, reset, timeouts, io.EOF and every other
-//     network error — the server may come back;
-//   - retried, and said plainly: a DNS failure — `host "x" not found in DNS`
-//     when the name does not exist (DNS comes back, names get created),
-//     `DNS lookup of "x" failed` otherwise;
-//   - permanent (backoff.Permanent, the supervisor gives up): TLS failures
-//     that only a change of configuration fixes — a certificate from an
-//     unknown authority or for another host name, a certificate unfit for
-//     its use, a server that does not speak TLS at all. An expired
-//     certificate is retried: the server may renew it.
-//
-// It returns err itself when it has nothing to add, and nil for nil.
+// Classify sorts TCP and TLS errors for the supervisor. A TLS failure
+// that only a change of configuration fixes is permanent: an unknown
+// authority, another host's certificate or one unfit for its use, a server
+// that does not speak TLS (an expired certificate is retried: it may be
+// renewed). A read or write the kernel timed out (keep-alive,
+// TCP_USER_TIMEOUT) wraps supervisor.ErrSilent. A DNS failure is retried,
+// said plainly. It returns err itself when it has nothing to add.
 func Classify(err error) error {
 	if err == nil || backoff.IsPermanent(err) {
 		return err
@@ -38,6 +32,11 @@ func Classify(err error) error {
 	}
 	if tlsConfigError(err) {
 		return backoff.Permanent(err)
+	}
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "read" || op.Op == "write") && errors.Is(err, syscall.ETIMEDOUT) &&
+		!errors.Is(err, supervisor.ErrSilent) {
+		return fmt.Errorf("%w: %w", supervisor.ErrSilent, err)
 	}
 	return err
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -36,7 +35,7 @@ func TestConformance(t *testing.T) {
 				TLS:         clientTLS,
 				UserTimeout: userTimeout,
 				Handshake:   readHelloAfter(o.BeforeConnect),
-				Supervisor:  adapt.Options(o.Settings, conformance.OnConnect[net.Conn](o.OnConnect)),
+				Supervisor:  supervisor.Options[net.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[net.Conn](o.OnConnect)},
 			})
 			if err != nil {
 				return nil, err
@@ -57,6 +56,7 @@ func TestConformance(t *testing.T) {
 			bad("Replicas[1]", `tcp: Replicas[1] "c": missing port in address`, "a:1", tcp.Options{Replicas: []string{"b:1", "c"}}),
 		},
 		Refusal:  "certificate signed by unknown authority",
+		Silent:   supervisor.ErrSilent,
 		Liveness: 5 * userTimeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,

@@ -40,8 +40,10 @@ func Example() {
 
 	s, err := tcp.New(ln.Addr().String(), tcp.Options{
 		Supervisor: supervisor.Options[net.Conn]{
-			Name:    "greeter",
-			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Name:    "greeter",
+				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 		},
 	})
 	if err != nil {
@@ -93,7 +95,9 @@ func Example_do() {
 
 	s, err := tcp.New(ln.Addr().String(), tcp.Options{
 		Supervisor: supervisor.Options[net.Conn]{
-			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 		},
 	})
 	if err != nil {

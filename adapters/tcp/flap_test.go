@@ -21,7 +21,7 @@ func TestFlappingServerBackoffNeverResets(t *testing.T) {
 	srv := testkit.StartServer(t, testkit.Drop)
 	base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
 	s := newTCP(t, srv.Addr, tcp.Options{
-		Supervisor: supervisor.Options[net.Conn]{Backoff: testkit.Fast(base, cap)},
+		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Backoff: testkit.Fast(base, cap)}},
 	})
 	waits := testkit.RecordWaits(s)
 	stop := testkit.Run(t, s)

@@ -26,7 +26,7 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	addr := func(i int) string { return rs[i].Addr }
 	s, err := tcp.New(addr(0), tcp.Options{
 		Replicas:   []string{addr(1), addr(2)},
-		Supervisor: supervisor.Options[net.Conn]{FailoverSpread: 50 * time.Millisecond},
+		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{FailoverSpread: 50 * time.Millisecond}},
 	})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // A peer that stops taking data (it vanished, or hangs without reading)
@@ -59,4 +60,5 @@ func TestUserTimeoutFailsWriteToStalledPeer(t *testing.T) {
 	assert.Less(t, blocked, userTimeout+400*time.Millisecond+testkit.Slack)
 	st := testkit.Until(t, ch, testkit.Wait, "timed out", testkit.ErrHas("connection lost", "connection timed out"))
 	t.Logf("status: %v %v", st.State, st.Err)
+	assert.ErrorIs(t, st.Err, supervisor.ErrSilent)
 }

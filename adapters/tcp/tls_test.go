@@ -37,7 +37,7 @@ func TestTLSConfigErrorsArePermanent(t *testing.T) {
 			// the adapter's and keeps its classes.
 			annotate := func(err error) error { return fmt.Errorf("feed: %w", err) }
 			s := newTCP(t, srv.Addr, tcp.Options{TLS: tc.cfg,
-				Supervisor: supervisor.Options[net.Conn]{Classify: annotate}})
+				Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Classify: annotate}}})
 			err := s.Run(testkit.CtxWait(t))
 			require.ErrorIs(t, err, supervisor.ErrFailed)
 			assert.ErrorContains(t, err, tc.want)

@@ -9,7 +9,6 @@ import (
 	"github.com/coder/websocket"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -28,7 +27,7 @@ func TestConformance(t *testing.T) {
 				BeforeConnect: conformance.BeforeConnect(o.BeforeConnect),
 				PingInterval:  interval,
 				PingTimeout:   timeout,
-				Supervisor:    adapt.Options(o.Settings, conformance.OnConnect[*websocket.Conn](o.OnConnect)),
+				Supervisor:    supervisor.Options[*websocket.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[*websocket.Conn](o.OnConnect)},
 			})
 			if err != nil {
 				return nil, err
@@ -47,7 +46,7 @@ func TestConformance(t *testing.T) {
 			{Field: "url", New: func() error { _, err := redialws.New("http://h/", redialws.Options{}); return err }},
 		},
 		Refusal:  "404",
-		Silent:   redialws.ErrHeartbeat,
+		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Known:    conformance.Known(nil),
 	})

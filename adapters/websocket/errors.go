@@ -5,8 +5,9 @@ import "github.com/redial-go/redial/internal/httpcore"
 // Errors of this package, checked with errors.Is. The gorilla and sse
 // adapters' errors of the same names are the same values.
 var (
-	// ErrHeartbeat: a ping got no pong within PingTimeout. The peer is
-	// silent, or nothing reads the connection (see Messages and WriteOnly).
+	// ErrHeartbeat, wrapping supervisor.ErrSilent: a ping got no pong within
+	// PingTimeout. The peer is silent, or nothing reads the connection (see
+	// Messages and WriteOnly).
 	ErrHeartbeat = httpcore.ErrHeartbeat
 	// ErrUnexpectedData: in WriteOnly mode the server sent a data message.
 	ErrUnexpectedData = httpcore.ErrUnexpectedData

@@ -22,10 +22,6 @@ const (
 	DefaultCloseTimeout = httpcore.DefaultCloseTimeout
 )
 
-// MaxDuration is the longest PingInterval, PingTimeout, CloseTimeout or
-// CloseHint accepted: more than a day is a mistake in a unit.
-const MaxDuration = httpcore.MaxDuration
-
 // Options configures the Supervisor that New returns. The zero value of
 // every field means its documented default; New copies it (Header,
 // Subprotocols and TLS included), so changing it afterwards changes

@@ -37,11 +37,13 @@ func newClient(url string, c config, out *console) (*client, error) {
 		Supervisor: supervisor.Options[*websocket.Conn]{
 			// No Name: the supervisor is named by its URL, redacted, in
 			// errors and the header (the registry calls it "feed").
-			Backoff:        backoff.Config{Base: c.Base, Cap: c.Cap},
-			MaxAttempts:    c.MaxAttempts,
-			StableAfter:    3 * time.Second,
-			ConnectTimeout: 2 * time.Second,
-			Logger:         slog.New(timeline{out}),
+			Settings: supervisor.Settings{
+				Backoff:        backoff.Config{Base: c.Base, Cap: c.Cap},
+				MaxAttempts:    c.MaxAttempts,
+				StableAfter:    3 * time.Second,
+				ConnectTimeout: 2 * time.Second,
+				Logger:         slog.New(timeline{out}),
+			},
 			OnConnect: func(ctx context.Context, conn *websocket.Conn) error {
 				from := cl.last.Load()
 				out.printf("subscribing from tick %d", from)

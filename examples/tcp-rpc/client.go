@@ -28,11 +28,13 @@ func client(ctx context.Context, w io.Writer, addr string, maxAttempts int) erro
 				return nil
 			},
 		},
-		HeartbeatInterval: time.Second, // a silent server is found within 1.5s
-		HeartbeatTimeout:  500 * time.Millisecond,
+		PingInterval: time.Second, // a silent server is found within 1.5s
+		PingTimeout:  500 * time.Millisecond,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
-			MaxAttempts: maxAttempts,
+			Settings: supervisor.Settings{
+				Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+				MaxAttempts: maxAttempts,
+			},
 		},
 	})
 	if err != nil {

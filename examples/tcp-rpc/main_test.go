@@ -35,14 +35,14 @@ func TestCallbacksWorkAfterTheServerRestarts(t *testing.T) {
 }
 
 // TestExitsWhenTheServerRefusesForGood points the client at an rpc2
-// server without the heartbeat method: the first heartbeat of every
-// attempt fails for good, so the client exits at once, non-zero, with one
+// server that does not serve pings: the first ping of every attempt fails
+// for good, so the client exits at once, non-zero, with one
 // line that says why; a closed port with -max-attempts 3 likewise, after a
 // line for each retry.
 func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := rpc2.NewServer() // no rpc.HandleHeartbeat
+	srv := rpc2.NewServer() // no rpc.HandlePing
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Accept(ln) }()
 	t.Cleanup(func() { _ = ln.Close(); <-done })

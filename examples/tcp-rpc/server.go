@@ -29,7 +29,7 @@ func startServer(addr string, w io.Writer) (*server, error) {
 	}
 	s := &server{addr: ln.Addr().String(), ln: ln}
 	srv := rpc2.NewServer()
-	rpc.HandleHeartbeat(srv)
+	rpc.HandlePing(srv)
 	srv.Handle("Server.Quote", func(c *rpc2.Client, symbol string, price *string) error {
 		var name string
 		if err := c.Call("Client.Name", struct{}{}, &name); err != nil {

@@ -77,8 +77,10 @@ func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int
 		// (the adapter's default is 5s): the local feed restarts quickly.
 		CloseHint: time.Second,
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
-			MaxAttempts: maxAttempts,
+			Settings: supervisor.Settings{
+				Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+				MaxAttempts: maxAttempts,
+			},
 			// OnConnect runs after every (re)connect, before the state is
 			// Connected: the subscription is always in place when
 			// messages are read.

@@ -5,15 +5,7 @@
 //	mux.Handle("/livez", healthhttp.LiveHandler(&reg))
 //	mux.Handle("/status", healthhttp.StatusPage(&reg, healthhttp.StatusPageOptions{}))
 //
-//	readinessProbe:
-//	  httpGet: {path: /readyz, port: 8080}
-//	  periodSeconds: 5
-//	livenessProbe:
-//	  httpGet: {path: /livez, port: 8080}
-//	  periodSeconds: 10
-//
-// Readiness fails while any critical source is not Connected; liveness fails
-// only when a critical source has Failed for good. Error text is shown only
-// with ?verbose=1 (StatusPageOptions.Verbose for the page), and then
-// redacted.
+// Readiness fails while any critical source is not Connected; liveness
+// fails only when a critical source has Failed for good. Error text is
+// shown only with ?verbose=1 (StatusPageOptions.Verbose), redacted.
 package healthhttp

@@ -1,13 +1,9 @@
-// Package adapt is what every adapter does the same way: its supervisor
-// built from the program's options, the adapter's Classify run before the
-// program's, the default Name, and bad-option errors said once with the
-// adapter's prefix. An adapter that uses it has the one shape of DESIGN.md
-// by construction.
+// Package adapt is what every adapter does the same way: the default Name,
+// the adapter's Classify before the program's, bad-option errors with the
+// adapter's prefix, and the liveness sentinel.
 package adapt
 
 import (
-	"context"
-
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -33,29 +29,9 @@ func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[
 	return s, nil
 }
 
-// Options returns the Options[C] with every field of s and onConnect:
-// the inverse of Options[C].Settings, for adapters that take Settings.
-func Options[C comparable](s supervisor.Settings, onConnect func(context.Context, C) error) supervisor.Options[C] {
-	return supervisor.Options[C]{
-		Name:           s.Name,
-		Backoff:        s.Backoff,
-		StableAfter:    s.StableAfter,
-		ConnectTimeout: s.ConnectTimeout,
-		MaxAttempts:    s.MaxAttempts,
-		MaxHint:        s.MaxHint,
-		Budget:         s.Budget,
-		Classify:       s.Classify,
-		Logger:         s.Logger,
-		FailoverSpread: s.FailoverSpread,
-		OnConnect:      onConnect,
-	}
-}
-
 // Chain returns a Classify that runs each step on the result of the one
 // before, skipping nil steps and keeping the error when a step returns
-// nil: the adapter's step first, the program's after it, so that a
-// program's Classify refines the transport's classes instead of replacing
-// them.
+// nil: a program's Classify refines the adapter's classes.
 func Chain(steps ...func(error) error) func(error) error {
 	return func(err error) error {
 		for _, step := range steps {
@@ -69,3 +45,12 @@ func Chain(steps ...func(error) error) func(error) error {
 		return err
 	}
 }
+
+// Silent returns a sentinel of an adapter's liveness failure: its text is
+// text, and it wraps supervisor.ErrSilent.
+func Silent(text string) error { return &silent{text} }
+
+type silent struct{ text string }
+
+func (e *silent) Error() string { return e.text }
+func (e *silent) Unwrap() error { return supervisor.ErrSilent }

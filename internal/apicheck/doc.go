@@ -16,7 +16,7 @@
 //	pkg backoff, method (*Backoff) Next() time.Duration
 //	pkg backoff, type Config struct
 //	pkg backoff, type Config struct, Base time.Duration
-//	pkg backoff, var ErrInvalidConfig error
+//	pkg backoff, var ErrInvalidOptions error
 //	pkg supervisor, type Connector[C comparable] interface
 //	pkg supervisor, type Connector[C comparable] interface, Connect(context.Context) (C, error)
 //	pkg supervisor, method (*Supervisor[C]) Do(context.Context, func(context.Context, C) error) error

@@ -73,24 +73,39 @@ func TestCoreBadInput(t *testing.T) {
 		{"backoff negative Cap", newBackoff(backoff.Config{Cap: -1}), "backoff: Cap -1ns: negative"},
 		{"backoff Cap of a century", newBackoff(backoff.Config{Cap: century}), "backoff: Cap 876000h0m0s: longer than 24h0m0s"},
 		{"backoff Base larger than Cap", newBackoff(backoff.Config{Base: time.Hour, Cap: time.Minute}), "backoff: Cap 1m0s: shorter than Base 1h0m0s"},
-		{"backoff Base larger than default Cap", newBackoff(backoff.Config{Base: century}), "backoff: Cap 1m0s: shorter than Base 876000h0m0s"},
+		{"backoff Base larger than default Cap", newBackoff(backoff.Config{Base: time.Hour}), "backoff: Cap 1m0s: shorter than Base 1h0m0s"},
+		{"backoff Base of a century", newBackoff(backoff.Config{Base: century}), "backoff: Base 876000h0m0s: longer than 24h0m0s"},
 		{"backoff unknown strategy", newBackoff(backoff.Config{Strategy: 42}), "backoff: Strategy 42: unknown (want Decorrelated, Full, Equal or Exponential)"},
 		{"budget zero ratio", func() error { _, err := backoff.NewBudget(0, 10); return err }, "backoff: ratio 0: not in (0, 1000]"},
 		{"budget NaN ratio", func() error { _, err := backoff.NewBudget(math.NaN(), 10); return err }, "backoff: ratio NaN: not in (0, 1000]"},
 		{"budget infinite max", func() error { _, err := backoff.NewBudget(0.1, math.Inf(1)); return err }, "backoff: max +Inf: not in [1, 1e9]"},
-		{"retry negative MaxAttempts", retry(backoff.RetryOptions{MaxAttempts: -1}), "backoff: MaxAttempts -1: negative"},
+		{"retry negative Attempts", retry(backoff.RetryOptions{Attempts: -1}), "backoff: Attempts -1: negative"},
 		{"retry negative MaxHint", retry(backoff.RetryOptions{MaxHint: -1}), "backoff: MaxHint -1ns: negative"},
 		{"retry Cap of a century", retry(backoff.RetryOptions{Backoff: backoff.Config{Cap: century}}), "backoff: Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor nil Connector", func() error { _, err := supervisor.New[*int](nil, supervisor.Options[*int]{}); return err }, "supervisor: Connector: nil"},
-		{"supervisor negative StableAfter", func() error { return newSupervisor(supervisor.Options[*int]{StableAfter: -1}) }, "supervisor: StableAfter -1ns: negative"},
-		{"supervisor negative ConnectTimeout", func() error { return newSupervisor(supervisor.Options[*int]{ConnectTimeout: -1}) }, "supervisor: ConnectTimeout -1ns: negative"},
-		{"supervisor negative MaxAttempts", func() error { return newSupervisor(supervisor.Options[*int]{MaxAttempts: -3}) }, "supervisor: MaxAttempts -3: negative"},
-		{"supervisor negative MaxHint", func() error { return newSupervisor(supervisor.Options[*int]{MaxHint: -time.Second}) }, "supervisor: MaxHint -1s: negative"},
+		{"supervisor negative StableAfter", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{StableAfter: -1}})
+		}, "supervisor: StableAfter -1ns: negative"},
+		{"supervisor negative ConnectTimeout", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{ConnectTimeout: -1}})
+		}, "supervisor: ConnectTimeout -1ns: negative"},
+		{"supervisor negative MaxAttempts", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{MaxAttempts: -3}})
+		}, "supervisor: MaxAttempts -3: negative"},
+		{"supervisor negative MaxHint", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{MaxHint: -time.Second}})
+		}, "supervisor: MaxHint -1s: negative"},
+		{"supervisor StableAfter of a century", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{StableAfter: century}})
+		}, "supervisor: StableAfter 876000h0m0s: longer than 24h0m0s"},
+		{"supervisor FailoverSpread of two days", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{FailoverSpread: 48 * time.Hour}})
+		}, "supervisor: FailoverSpread 48h0m0s: longer than 24h0m0s"},
 		{"supervisor Cap of a century", func() error {
-			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Cap: century}})
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}})
 		}, "supervisor: Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
 		{"supervisor unknown strategy", func() error {
-			return newSupervisor(supervisor.Options[*int]{Backoff: backoff.Config{Strategy: -7}})
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Strategy: -7}}})
 		}, "supervisor: Backoff.Strategy -7: unknown (want Decorrelated, Full, Equal or Exponential)"},
 		{"prometheus nil registry", func() error { _, err := redialprom.New(nil); return err }, "prometheus: registry: nil"},
 	})

@@ -26,7 +26,7 @@ func TestGorillaBadInput(t *testing.T) {
 		{"century CloseTimeout", g("ws://h/x", gorilla.Options{CloseTimeout: century}), "gorilla: CloseTimeout 876000h0m0s: longer than 24h0m0s"},
 		{"handshake header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Key": {"x"}}}), `gorilla: Header "Sec-Websocket-Key": set by the handshake`},
 		{"subprotocol header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Protocol": {"x"}}}), `gorilla: Header "Sec-Websocket-Protocol": set by the handshake`},
-		{"supervisor negative FailoverSpread", g("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*gws.Conn]{FailoverSpread: -1}}),
+		{"supervisor negative FailoverSpread", g("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*gws.Conn]{Settings: supervisor.Settings{FailoverSpread: -1}}}),
 			"gorilla: Supervisor.FailoverSpread -1ns: negative"},
 	})
 }

@@ -130,8 +130,7 @@ type Harness struct {
 	// Refusal is what Run's error says of the server's refusal for good.
 	Refusal string
 	// Silent, when set, is the sentinel the adapter's liveness failure
-	// wraps (ErrHeartbeat, ErrIdleTimeout; supervisor.ErrSilent, once
-	// DESIGN v3's lands, for every adapter).
+	// wraps: supervisor.ErrSilent (postgres's, once it wraps it too).
 	Silent error
 	// Liveness is how long the adapter takes at most, with the options
 	// its New sets, to find a stalled connection.

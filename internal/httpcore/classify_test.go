@@ -35,7 +35,7 @@ func coreOf(t *testing.T, url string, cfg httpcore.Config) *httpcore.Core {
 func refused(t *testing.T, code int, header ...string) error {
 	t.Helper()
 	srv := serve(t, refuse(code, header...))
-	s := mustLines(t, srv.URL, httpcore.Config{}, supervisor.Options[*conn]{MaxAttempts: 1})
+	s := mustLines(t, srv.URL, httpcore.Config{}, supervisor.Options[*conn]{Settings: supervisor.Settings{MaxAttempts: 1}})
 	_ = s.Run(t.Context())
 	he, ok := errors.AsType[*httpcore.HandshakeError](s.Err())
 	require.True(t, ok, "%v", s.Err())

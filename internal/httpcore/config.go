@@ -20,9 +20,6 @@ const (
 	DefaultCloseHint    = 5 * time.Second
 	DefaultCloseTimeout = time.Second
 	DefaultIdleTimeout  = 15 * time.Second
-	// MaxDuration is the longest duration option accepted: more than a day
-	// is a mistake in a unit.
-	MaxDuration = 24 * time.Hour
 )
 
 // Spec is what an adapter's library is: fixed for the adapter.
@@ -88,7 +85,7 @@ func (c *Config) validate(sp *Spec) error {
 		{"CloseTimeout", &c.CloseTimeout, DefaultCloseTimeout}, {"CloseHint", &c.CloseHint, DefaultCloseHint},
 		{"IdleTimeout", &c.IdleTimeout, DefaultIdleTimeout},
 	} {
-		if err := opterr.Duration(sp.Pkg, f.name, *f.d, MaxDuration); err != nil {
+		if err := opterr.Duration(sp.Pkg, f.name, *f.d); err != nil {
 			return err
 		}
 		if *f.d == 0 {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
@@ -51,7 +52,7 @@ type Library[C comparable] interface {
 // builds (and may refuse an option the core does not know), its Classify
 // the core's before so's, its default Name the url, shown.
 func New[C comparable](sp Spec, cfg Config, so supervisor.Options[C], lib func(*Core) (Library[C], error)) (*supervisor.Supervisor[C], error) {
-	c := &Core{Spec: sp, Config: cfg, maxHint: cmp.Or(so.MaxHint, supervisor.DefaultMaxHint)}
+	c := &Core{Spec: sp, Config: cfg, maxHint: cmp.Or(so.MaxHint, backoff.DefaultMaxHint)}
 	eps, secrets, err := parseEndpoints(&c.Spec, &c.Config, so.Name)
 	if err != nil {
 		return nil, err

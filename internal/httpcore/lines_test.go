@@ -129,8 +129,10 @@ func newLines(url string, cfg httpcore.Config, so supervisor.Options[*conn]) (*s
 // fast are small, deterministic delays for socket tests.
 func fast() supervisor.Options[*conn] {
 	return supervisor.Options[*conn]{
-		Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-		ConnectTimeout: 2 * time.Second,
+		Settings: supervisor.Settings{
+			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
+			ConnectTimeout: 2 * time.Second,
+		},
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/testkit"
@@ -67,8 +68,8 @@ func TestRetryAfterHugeIsClampedToMaxHint(t *testing.T) {
 	assert.Equal(t, 3*time.Second, he.RetryAfter, "the error shows what is honored")
 	assert.Contains(t, he.Error(), "(Retry-After 3s)")
 	wait, he = firstWait(t, http.StatusServiceUnavailable, tenYears, 0)
-	assert.GreaterOrEqual(t, wait, supervisor.DefaultMaxHint)
-	assert.Less(t, wait, supervisor.DefaultMaxHint+time.Second)
+	assert.GreaterOrEqual(t, wait, backoff.DefaultMaxHint)
+	assert.Less(t, wait, backoff.DefaultMaxHint+time.Second)
 	assert.Contains(t, he.Error(), "(Retry-After 5m0s)", "not the raw 87600h0m0s")
 }
 

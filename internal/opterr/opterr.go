@@ -1,7 +1,6 @@
-// Package opterr builds the one error shape every constructor of the
-// module returns for a bad option: `<package>: <Field> <value>: <what is
-// wrong>`, said once, wrapping ErrInvalid (which the supervisor package
-// exports as supervisor.ErrInvalidOptions).
+// Package opterr builds the one error every constructor of the module
+// returns for a bad option: `<package>: <Field> <value>: <what is wrong>`,
+// wrapping ErrInvalid (supervisor.ErrInvalidOptions).
 package opterr
 
 import (
@@ -13,6 +12,9 @@ import (
 // ErrInvalid is wrapped by every bad-option error of the module.
 var ErrInvalid = errors.New("invalid options")
 
+// MaxDuration is the longest duration option: more is a unit's mistake.
+const MaxDuration = 24 * time.Hour
+
 // Error is one bad option. Value is already formatted ("" when the field's
 // value says nothing, such as a nil func).
 type Error struct {
@@ -20,7 +22,6 @@ type Error struct {
 	Field   string // the option's path from the constructor's argument: "Supervisor.Backoff.Cap"
 	Value   string
 	Problem string
-	Also    error // another sentinel it wraps (backoff.ErrInvalidConfig); nil when none
 }
 
 func (e *Error) Error() string {
@@ -30,13 +31,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s %s: %s", e.Pkg, e.Field, e.Value, e.Problem)
 }
 
-// Unwrap returns ErrInvalid and Also.
-func (e *Error) Unwrap() []error {
-	if e.Also != nil {
-		return []error{ErrInvalid, e.Also}
-	}
-	return []error{ErrInvalid}
-}
+func (e *Error) Unwrap() error { return ErrInvalid }
 
 // New returns the error for field of pkg with value v: strings are quoted,
 // everything else printed with %v; a nil v prints nothing. problem is a
@@ -46,13 +41,13 @@ func New(pkg, field string, v any, problem string, args ...any) *Error {
 }
 
 // Duration checks a duration option: the error for field of pkg when d
-// is negative or longer than max, else nil.
-func Duration(pkg, field string, d, max time.Duration) error {
+// is negative or longer than MaxDuration, else nil.
+func Duration(pkg, field string, d time.Duration) error {
 	switch {
 	case d < 0:
 		return New(pkg, field, d, "negative")
-	case d > max:
-		return New(pkg, field, d, "longer than %v", max)
+	case d > MaxDuration:
+		return New(pkg, field, d, "longer than %v", MaxDuration)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 // Package policy holds the delay rules of a supervisor: which endpoint the
-// next attempt goes to, how long to wait before it, and why. Every
-// Supervisor runs this code, and examples/herd simulates it, so the
-// simulation exercises the real rules rather than a copy.
+// next attempt goes to, how long to wait before it, and why. examples/herd
+// simulates this code, not a copy.
 package policy
 
 import (
@@ -16,32 +15,24 @@ import (
 	"github.com/redial-go/redial/backoff"
 )
 
-// Defaults of Config.
-const (
-	DefaultStableAfter = 30 * time.Second
-	DefaultMaxHint     = 5 * time.Minute
-)
+// DefaultStableAfter is Config.StableAfter's default.
+const DefaultStableAfter = 30 * time.Second
 
 // Config configures a Policy; zero fields mean the supervisor's defaults.
 type Config struct {
-	Backoff     backoff.Config
-	StableAfter time.Duration // 0 means 30s
-	MaxHint     time.Duration // 0 means 5 minutes
-	Budget      *backoff.Budget
-	// Endpoints is the number of endpoints (replicas) of the service; 0
-	// means 1. FailoverSpread is the most a failover to the next endpoint
-	// waits, drawn from [0, FailoverSpread); 0 means Base/2.
-	Endpoints      int
-	FailoverSpread time.Duration
-	// AgeBound applies to the Decorrelated strategy: every backoff wait of
-	// an outage but its first draw is at most this fraction of the outage
-	// so far (Base at least); 0 means DefaultAgeBound, a negative value no
-	// bound. The supervisor leaves it 0; examples/herd compares others.
+	Backoff        backoff.Config
+	StableAfter    time.Duration // 0 means 30s
+	MaxHint        time.Duration // 0 means 5 minutes
+	Budget         *backoff.Budget
+	Endpoints      int           // 0 means 1
+	FailoverSpread time.Duration // 0 means Base/2
+	// AgeBound is the fraction of the outage so far that a Decorrelated
+	// wait may last (see Policy); 0 means DefaultAgeBound, a negative value
+	// no bound. examples/herd compares others.
 	AgeBound float64
 }
 
-// DefaultAgeBound is Config.AgeBound's default: a wait is at most half
-// the outage so far (see Policy for what that promises).
+// DefaultAgeBound is Config.AgeBound's default.
 const DefaultAgeBound = 0.5
 
 // Reason says why a Delay is as long as it is.
@@ -79,39 +70,24 @@ type Delay struct {
 // Policy decides where and when a supervisor makes its next attempt. It
 // is not safe for concurrent use: the supervisor's goroutine owns it.
 //
-// The rules: the first attempt goes to endpoint 0. After a failed attempt
-// or a lost connection on endpoint i, the next attempt goes to the next
-// endpoint that has not failed in this round and is not resting, after
-// rand[0, FailoverSpread). A round ends when every endpoint failed since
-// the last success (or rests); only then does the supervisor wait the
-// backoff's next delay — so the backoff advances once per round, and with
-// one endpoint once per attempt. A round that began with the loss of a
-// connection that lived at least StableAfter resets the backoff and waits
-// rand[0, Base), so a fleet that lost one server at one instant comes back
-// spread out; one that broke sooner (flapping) keeps the backoff growing.
-// A server's hint (Retry-After and friends, clamped to MaxHint) rests only
-// the endpoint that gave it, until the hint has passed; a wait is never
-// shorter than the rest of the endpoint it goes to, and a round in which
-// every endpoint rests waits for the earliest. A Budget that refuses a
-// round's retry makes it wait Cap.
+// The first attempt goes to endpoint 0. After a failure on endpoint i the
+// next attempt goes to the next endpoint that has not failed in this round
+// and does not rest, after rand[0, FailoverSpread). Only when every
+// endpoint failed (or rests) does the round end with the backoff's next
+// delay: with one endpoint, every attempt. A round that began with the loss
+// of a connection that lived StableAfter resets the backoff and waits
+// rand[0, Base); a flap keeps it growing. A hint (clamped to MaxHint) rests
+// only its endpoint; no wait is shorter than the rest of the endpoint it
+// goes to. A Budget's refusal waits Cap.
 //
-// With the Decorrelated strategy (the default) a backoff wait is also
-// never longer than half the outage so far (AgeBound; Base at least), but
-// for the outage's first draw, which keeps its spread. An outage runs from
-// the first failure, or the loss of a connection that lived StableAfter,
-// to the next such loss: a flap does not end it, and the wait after a flap
-// over the bound is drawn from the bound's upper half, so that a fleet
-// that flapped at one instant stays spread. So, with attempts refused at
-// once and no hint or Budget refusal, a client's first attempt after the
-// server is back comes within 1.5 times the outage or 4 Base (the first
-// retry and the first draw), whichever is longer; decorrelated jitter
-// alone could commit, just before the server returns, to three times its
-// last wait. examples/herd measures the difference.
+// With Decorrelated, a wait is also at most half the outage so far (Base
+// at least), but the outage's first draw. An outage runs from the first
+// failure, or a stable connection's loss, to the next such loss; after a
+// flap the bounded wait is drawn from the bound's upper half, to keep a
+// fleet spread. So a client's first attempt after the server is back
+// comes within 1.5 times the outage or 4 Base (examples/herd measures it).
 type Policy struct {
-	// The backoff and the first retry's generator are held by value, with
-	// the one endpoint's state, so that a Policy is one allocation of 240
-	// bytes: every supervisor has one.
-	b                    backoff.Backoff
+	b                    backoff.Backoff  // by value, as first and the one endpoint's state: one allocation
 	first                rand.PCG         // the first retry: uniform over [0, Base)
 	spread               *backoff.Backoff // a failover: full jitter over [0, FailoverSpread); nil for 0
 	base, cap            time.Duration
@@ -156,7 +132,7 @@ func New(c Config) (*Policy, error) {
 		p.stableAfter = DefaultStableAfter
 	}
 	if p.maxHint <= 0 {
-		p.maxHint = DefaultMaxHint
+		p.maxHint = backoff.DefaultMaxHint
 	}
 	seedPCG(&p.first, c.Backoff.Seed, firstSeed)
 	spread := c.FailoverSpread

@@ -20,7 +20,7 @@ func callFor(t *testing.T, r *rpc.Client, d time.Duration, method string, reply 
 }
 
 // rpc2 keeps a call until its reply arrives or the connection closes. A
-// server that never answers one method, while its heartbeat stays
+// server that never answers one method, while its pings stay
 // healthy, must not make timed-out calls pile up: past MaxAbandoned the
 // connection is recycled, and closing it releases every one.
 func TestRPCAbandonedCallsRecycleTheConnection(t *testing.T) {

@@ -13,32 +13,22 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Client is a supervisor of bidirectional RPC connections
-// (github.com/cenkalti/rpc2) over TCP or TLS: one rpc2.Client per
-// connection, with the program's handlers registered on each, watched by
-// DisconnectNotify and a heartbeat. The embedded Supervisor gives Run,
-// Conn, Do, Connections, Invalidate, Status, Subscribe, Done, Err and
-// Name. Client is safe for concurrent use.
+// Client is a supervisor of rpc2 clients, one per connection, with the
+// program's handlers registered on each; Call adds to the embedded
+// Supervisor's methods. It is safe for concurrent use.
 type Client struct {
 	*supervisor.Supervisor[*rpc2.Client]
 	c *connector
 }
 
-// New returns a Client of the server at address (host:port; the host may
-// be a name, resolved on every attempt); Run starts it. The options are
-// copied and their zero values mean:
-//   - Handlers: none; HeartbeatMethod: HeartbeatMethod ("redial.Heartbeat");
-//     HeartbeatInterval 10s; HeartbeatTimeout 5s; MaxAbandoned 64;
-//   - TLS: none (plain TCP); Resolver: net.DefaultResolver; KeepAlive:
-//     enabled, Idle 15s, Interval 5s, Count 3; UserTimeout: 30s on Linux
-//     (TCP_USER_TIMEOUT), none elsewhere;
-//   - Supervisor: Name the address; otherwise the supervisor package's
-//     defaults (ConnectTimeout 10s bounds the dial and the first heartbeat
-//     together), with tcp.Classify run before the program's Classify.
-//
-// A bad address or option (a negative duration, a nil or ill-typed
-// handler...) is an error wrapping supervisor.ErrInvalidOptions that names
-// it: `rpc: address: empty`, `rpc: Handlers["M"]: nil func`.
+// New returns a Client of the server at address (host:port, resolved on
+// every attempt); Run starts it. The options are copied; their zero values
+// mean the defaults of tcp.New for dialing, no Handlers, a ping every 10s
+// answered within 5s, MaxAbandoned 64, and the supervisor's defaults with
+// Name the address (ConnectTimeout bounds the dial and the first ping
+// together). A bad address or option is an error wrapping
+// supervisor.ErrInvalidOptions that names it: `rpc: Handlers["M"]: nil
+// func`.
 func New(address string, o Options) (*Client, error) {
 	d, err := dial.New("rpc", address, o.Replicas, o.dialOptions())
 	if err != nil {
@@ -47,8 +37,8 @@ func New(address string, o Options) (*Client, error) {
 	if o, err = o.validate(); err != nil {
 		return nil, err
 	}
-	c := &connector{d: d, o: o, sessions: map[*rpc2.Client]*session{}}
-	sp := adapt.Spec{Pkg: "rpc", Name: address, Classify: tcp.Classify}
+	c := &connector{d: d, o: o, silent: silentAfter(o.PingTimeout), sessions: map[*rpc2.Client]*session{}}
+	sp := adapt.Spec{Pkg: "rpc", Name: address, Classify: Classify}
 	var s *supervisor.Supervisor[*rpc2.Client]
 	if len(o.Replicas) > 0 {
 		s, err = adapt.New[*rpc2.Client](sp, replicas{c}, o.Supervisor)
@@ -126,3 +116,10 @@ func (r *Client) CallClient(ctx context.Context, client *rpc2.Client, method str
 	}
 	return nil
 }
+
+// Classify sorts errors for the supervisor as tcp.Classify does: DNS
+// failures said plainly, TLS misconfiguration permanent, a keep-alive or
+// TCP_USER_TIMEOUT expiry wrapping supervisor.ErrSilent. A ping without
+// a reply wraps supervisor.ErrSilent already; a server without the ping
+// method is permanent already.
+func Classify(err error) error { return tcp.Classify(err) }

@@ -11,7 +11,6 @@ import (
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
-	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -19,13 +18,13 @@ import (
 type Args struct{ N int }
 type unexported struct{ N int }
 
-// The harness: an rpc2 server with the heartbeat method; one without it is
-// the refusal for good. The program's loop holds each connection until
+// The harness: an rpc2 server that serves pings; one that does not is the
+// refusal for good. The program's loop holds each connection until
 // rpc2 says it is gone.
 func TestConformance(t *testing.T) {
 	const interval, timeout = 200 * time.Millisecond, time.Second
-	serving, withoutHeartbeat := rpc2.NewServer(), rpc2.NewServer()
-	rpc.HandleHeartbeat(serving)
+	serving, withoutPing := rpc2.NewServer(), rpc2.NewServer()
+	rpc.HandlePing(serving)
 	var nilFunc func(*rpc2.Client, Args, *int) error
 	handler := func(h any) rpc.Options { return rpc.Options{Handlers: map[string]any{"M": h}} }
 	conformance.Run(t, conformance.Harness{
@@ -33,14 +32,14 @@ func TestConformance(t *testing.T) {
 		Start: func(t testing.TB) conformance.Server {
 			return conformance.StartTCP(t, &conformance.TCPServer{
 				Serving: func(c net.Conn, _ <-chan struct{}) { serving.ServeConn(c) },
-				ForGood: func(c net.Conn, _ <-chan struct{}) { withoutHeartbeat.ServeConn(c) },
+				ForGood: func(c net.Conn, _ <-chan struct{}) { withoutPing.ServeConn(c) },
 			})
 		},
 		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
 			c, err := rpc.New(srv.(*conformance.TCPServer).Addr, rpc.Options{
-				HeartbeatInterval: interval,
-				HeartbeatTimeout:  timeout,
-				Supervisor:        adapt.Options(o.Settings, conformance.OnConnect[*rpc2.Client](o.OnConnect)),
+				PingInterval: interval,
+				PingTimeout:  timeout,
+				Supervisor:   supervisor.Options[*rpc2.Client]{Settings: o.Settings, OnConnect: conformance.OnConnect[*rpc2.Client](o.OnConnect)},
 			})
 			if err != nil {
 				return nil, err
@@ -56,10 +55,14 @@ func TestConformance(t *testing.T) {
 			bad("h:1", rpc.Options{KeepAlive: net.KeepAliveConfig{Enable: true, Count: -1}}, "rpc: KeepAlive.Count -1: negative"),
 			bad("h:1", rpc.Options{KeepAlive: net.KeepAliveConfig{Idle: time.Second}}, "rpc: KeepAlive: Idle, Interval or Count set without Enable"),
 			bad("h:1", rpc.Options{KeepAlive: net.KeepAliveConfig{Enable: true}, DisableKeepAlive: true}, "rpc: KeepAlive: set while DisableKeepAlive is true"),
-			bad("h:1", rpc.Options{HeartbeatInterval: -time.Second}, "rpc: HeartbeatInterval -1s: negative"),
-			bad("h:1", rpc.Options{HeartbeatTimeout: -1}, "rpc: HeartbeatTimeout -1ns: negative"),
+			bad("h:1", rpc.Options{PingInterval: -time.Second}, "rpc: PingInterval -1s: negative"),
+			bad("h:1", rpc.Options{PingTimeout: -1}, "rpc: PingTimeout -1ns: negative"),
+			bad("h:1", rpc.Options{PingTimeout: 25 * time.Hour}, "rpc: PingTimeout 25h0m0s: longer than 24h0m0s"),
+			bad("h:1", rpc.Options{DisablePing: true, PingMethod: "M"}, `rpc: PingMethod "M": set while DisablePing is true`),
+			bad("h:1", rpc.Options{DisablePing: true, PingInterval: time.Second}, "rpc: PingInterval 1s: set while DisablePing is true"),
+			bad("h:1", rpc.Options{DisablePing: true, PingTimeout: time.Second}, "rpc: PingTimeout 1s: set while DisablePing is true"),
 			bad("h:1", rpc.Options{MaxAbandoned: -1}, "rpc: MaxAbandoned -1: negative"),
-			bad("h:1", rpc.Options{Handlers: map[string]any{"": rpc.Heartbeat}}, `rpc: Handlers[""]: empty method name`),
+			bad("h:1", rpc.Options{Handlers: map[string]any{"": func(*rpc2.Client, Args, *int) error { return nil }}}, `rpc: Handlers[""]: empty method name`),
 			bad("h:1", handler(nil), `rpc: Handlers["M"]: <nil> is not a func(*rpc2.Client, Args, *Reply) error`),
 			bad("h:1", handler(nilFunc), `rpc: Handlers["M"]: nil func`),
 			bad("h:1", handler(7), `rpc: Handlers["M"]: int is not a func(*rpc2.Client, Args, *Reply) error`),
@@ -71,7 +74,8 @@ func TestConformance(t *testing.T) {
 			bad("h:1", handler(func(*rpc2.Client, Args, *int) int { return 0 }), `rpc: Handlers["M"]: returns int, not error`),
 			bad("a:1", rpc.Options{Replicas: []string{""}}, `rpc: Replicas[0]: empty`),
 		},
-		Refusal:  `heartbeat: the server has no method "redial.Heartbeat"`,
+		Refusal:  `ping: the server has no method "redial.Heartbeat"`,
+		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,

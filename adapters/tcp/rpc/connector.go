@@ -16,17 +16,18 @@ import (
 // Client: one rpc2.Client, with its handlers and its read loop, per
 // connection.
 type connector struct {
-	d   *dial.Dialer
-	o   Options // validated
-	seq atomic.Uint64
+	d      *dial.Dialer
+	o      Options // validated
+	silent error   // a ping's error without a reply within PingTimeout
+	seq    atomic.Uint64
 
 	mu       sync.Mutex
 	sessions map[*rpc2.Client]*session
 }
 
 // Connect dials, registers the handlers on a new client, starts its read
-// loop and, unless disabled, makes a first heartbeat within ctx: a server
-// that does not answer fails the attempt.
+// loop and, unless DisablePing, pings once within ctx: a server that does
+// not answer fails the attempt.
 func (c *connector) Connect(ctx context.Context) (*rpc2.Client, error) { return c.connectTo(ctx, 0) }
 
 // connectTo is Connect on endpoint i.
@@ -44,8 +45,8 @@ func (c *connector) connectTo(ctx context.Context, i int) (*rpc2.Client, error) 
 	c.sessions[s.client] = s
 	c.mu.Unlock()
 	s.start()
-	if !c.o.DisableHeartbeat {
-		if err := c.heartbeat(ctx, s, 0); err != nil {
+	if !c.o.DisablePing {
+		if err := c.ping(ctx, s, nil); err != nil {
 			_ = c.Close(s.client)
 			return nil, err
 		}
@@ -74,14 +75,14 @@ func (c *connector) session(client *rpc2.Client) *session {
 }
 
 // Watch returns when client's connection closes (DisconnectNotify) or a
-// heartbeat gets no reply within HeartbeatTimeout, with the reason, or
-// when ctx ends.
+// ping gets no reply within PingTimeout, with the reason, or when ctx
+// ends.
 func (c *connector) Watch(ctx context.Context, client *rpc2.Client) error {
 	s := c.session(client)
 	if s == nil {
 		return errors.New("watch: client already closed")
 	}
-	if c.o.DisableHeartbeat {
+	if c.o.DisablePing {
 		select {
 		case <-client.DisconnectNotify():
 			return s.lost()
@@ -89,7 +90,7 @@ func (c *connector) Watch(ctx context.Context, client *rpc2.Client) error {
 			return ctx.Err()
 		}
 	}
-	t := time.NewTimer(c.o.HeartbeatInterval)
+	t := time.NewTimer(c.o.PingInterval)
 	defer t.Stop()
 	for {
 		select {
@@ -99,13 +100,13 @@ func (c *connector) Watch(ctx context.Context, client *rpc2.Client) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		if err := c.heartbeat(ctx, s, c.o.HeartbeatTimeout); err != nil {
+		if err := c.ping(ctx, s, c.silent); err != nil {
 			if s.ended() {
-				return s.lost() // the read error says more than the failed heartbeat
+				return s.lost() // the read error says more than the failed ping
 			}
 			return err
 		}
-		t.Reset(c.o.HeartbeatInterval)
+		t.Reset(c.o.PingInterval)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // handlers are registered on each new rpc2.Client.
 func Example() {
 	srv := rpc2.NewServer()
-	rpc.HandleHeartbeat(srv)
+	rpc.HandlePing(srv)
 	srv.Handle("Server.Greet", func(c *rpc2.Client, _ struct{}, reply *string) error {
 		var name string
 		if err := c.Call("Client.Name", struct{}{}, &name); err != nil {

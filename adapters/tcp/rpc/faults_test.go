@@ -14,7 +14,7 @@ import (
 )
 
 // A server that accepts and never answers (it hangs, or the proxy in
-// front of it lost it) fails the attempt's first heartbeat at
+// front of it lost it) fails the attempt's first ping at
 // ConnectTimeout; the failed attempt's connection is closed with its
 // goroutines before the supervisor moves on.
 func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
@@ -31,7 +31,7 @@ func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
 	st := testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.InState(health.Backoff))
 	took := st.Since.Sub(start)
 	t.Logf("attempt: %v (%v)", took, st.Err)
-	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: heartbeat")
+	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: ping")
 	assert.GreaterOrEqual(t, took, connectTimeout)
 	assert.Less(t, took, connectTimeout+testkit.Slack)
 
@@ -42,12 +42,12 @@ func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
 }
 
 func TestRPCFlappingServerBackoffNeverResets(t *testing.T) {
-	for name, disable := range map[string]bool{"heartbeat": false, "no heartbeat": true} {
+	for name, disable := range map[string]bool{"ping": false, "no ping": true} {
 		t.Run(name, func(t *testing.T) {
 			srv := testkit.StartServer(t, testkit.Drop)
 			base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
 			r := newRPC(t, srv.Addr, func(o *rpc.Options) {
-				o.DisableHeartbeat = disable
+				o.DisablePing = disable
 				o.Supervisor.Backoff = testkit.Fast(base, cap)
 			})
 			waits := testkit.RecordWaits(r)

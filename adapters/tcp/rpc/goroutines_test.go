@@ -20,7 +20,7 @@ func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 	srv := testkit.StartServer(t, testkit.Stall)
 	h := testkit.NewStacksAt()
 	r := newRPC(t, srv.Addr, func(o *rpc.Options) {
-		o.DisableHeartbeat = true
+		o.DisablePing = true
 		o.Supervisor.Logger = slog.New(h)
 	})
 	stop := testkit.Run(t, r)
@@ -76,7 +76,7 @@ func (a slowArgs) GobEncode() ([]byte, error) {
 func TestRPCRunWaitsForARequestBeingWritten(t *testing.T) {
 	h := testkit.NewStacksAt()
 	r := newRPC(t, startRPCServer(t, true).Addr, func(o *rpc.Options) {
-		o.DisableHeartbeat = true
+		o.DisablePing = true
 		o.Supervisor.Logger = slog.New(h)
 	})
 	stop := testkit.Run(t, r)

@@ -16,19 +16,16 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultHeartbeatInterval = 10 * time.Second
-	DefaultHeartbeatTimeout  = 5 * time.Second
-	DefaultMaxAbandoned      = 64
+	DefaultPingInterval = 10 * time.Second
+	DefaultPingTimeout  = 5 * time.Second
+	DefaultMaxAbandoned = 64
 )
 
 // Options configures an RPC client; see New. The zero value of every
 // field means its documented default.
 type Options struct {
 	// TLS, KeepAlive, DisableKeepAlive, UserTimeout and Resolver say how to
-	// dial, exactly as in tcp.Options (whose doc says more): TLS is cloned,
-	// keep-alive defaults to Idle 5s, Interval 3s, Count 3
-	// (tcp.DefaultKeepAlive*), UserTimeout (TCP_USER_TIMEOUT) to 15s on
-	// Linux and nothing elsewhere, Resolver to net.DefaultResolver.
+	// dial, as in tcp.Options, with the same defaults.
 	TLS              *tls.Config
 	KeepAlive        net.KeepAliveConfig
 	DisableKeepAlive bool
@@ -41,32 +38,28 @@ type Options struct {
 	// connection for as long as the handler runs: a long handler should
 	// watch its client's DisconnectNotify. The map is copied.
 	Handlers map[string]any
-	// Replicas are more addresses (host:port) of the same service: after a
-	// failed attempt or a lost connection the next one is tried at once
-	// (within the supervisor's FailoverSpread), as in package tcp.
+	// Replicas are more addresses (host:port) of the same service, as in
+	// package tcp.
 	Replicas []string
-	// HeartbeatMethod is called every HeartbeatInterval on an idle or busy
-	// connection, and once inside every attempt; a reply later than
-	// HeartbeatTimeout (in an attempt: later than ConnectTimeout) breaks the
-	// connection. Defaults: HeartbeatMethod, 10s, 5s — a silent server is
-	// found within 15s. The server must serve the method (HandleHeartbeat);
-	// one that does not is a permanent error.
-	HeartbeatMethod   string
-	HeartbeatInterval time.Duration
-	HeartbeatTimeout  time.Duration
-	// DisableHeartbeat turns the heartbeat off: then only a closed or reset
+	// PingMethod is called every PingInterval, and once inside every
+	// attempt; no reply within PingTimeout (in an attempt: ConnectTimeout)
+	// breaks the connection with an error wrapping supervisor.ErrSilent.
+	// Defaults: the method HandlePing serves, 10s, 5s. A server without
+	// the method is a permanent error.
+	PingMethod   string
+	PingInterval time.Duration
+	PingTimeout  time.Duration
+	// DisablePing turns pinging off, and then setting PingMethod,
+	// PingInterval or PingTimeout is an error: only a closed or reset
 	// socket (or TCP_USER_TIMEOUT) breaks a connection, and an attempt
 	// succeeds once TCP (and TLS) connected.
-	DisableHeartbeat bool
+	DisablePing bool
 	// MaxAbandoned is how many calls whose ctx ended before their reply a
 	// connection may hold before it is recycled; 0 means 64. rpc2 keeps
-	// every call until its reply arrives or the connection closes, so
-	// without this a server that never answers one method would grow them
-	// without bound while its heartbeat stays healthy.
+	// every call until its reply or the connection's end.
 	MaxAbandoned int
 	// Supervisor configures the supervisor; its Name defaults to the
-	// address, and its Classify, if set, runs after this package's
-	// (tcp.Classify).
+	// address, and its Classify, if set, runs after this package's.
 	Supervisor supervisor.Options[*rpc2.Client]
 }
 
@@ -84,22 +77,36 @@ func (o Options) dialOptions() dial.Options {
 // validate checks the RPC part of o and returns it with the defaults
 // filled in and Handlers copied.
 func (o Options) validate() (Options, error) {
-	switch {
-	case o.HeartbeatInterval < 0:
-		return o, opterr.New("rpc", "HeartbeatInterval", o.HeartbeatInterval, "negative")
-	case o.HeartbeatTimeout < 0:
-		return o, opterr.New("rpc", "HeartbeatTimeout", o.HeartbeatTimeout, "negative")
-	case o.MaxAbandoned < 0:
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"PingInterval", o.PingInterval}, {"PingTimeout", o.PingTimeout}} {
+		if err := opterr.Duration("rpc", f.name, f.d); err != nil {
+			return o, err
+		}
+	}
+	if o.MaxAbandoned < 0 {
 		return o, opterr.New("rpc", "MaxAbandoned", o.MaxAbandoned, "negative")
+	}
+	if o.DisablePing {
+		const problem = "set while DisablePing is true"
+		switch {
+		case o.PingMethod != "":
+			return o, opterr.New("rpc", "PingMethod", o.PingMethod, problem)
+		case o.PingInterval != 0:
+			return o, opterr.New("rpc", "PingInterval", o.PingInterval, problem)
+		case o.PingTimeout != 0:
+			return o, opterr.New("rpc", "PingTimeout", o.PingTimeout, problem)
+		}
 	}
 	for name, h := range o.Handlers {
 		if err := checkHandler(name, h); err != nil {
 			return o, err
 		}
 	}
-	o.HeartbeatMethod = cmp.Or(o.HeartbeatMethod, HeartbeatMethod)
-	o.HeartbeatInterval = cmp.Or(o.HeartbeatInterval, DefaultHeartbeatInterval)
-	o.HeartbeatTimeout = cmp.Or(o.HeartbeatTimeout, DefaultHeartbeatTimeout)
+	o.PingMethod = cmp.Or(o.PingMethod, pingMethod)
+	o.PingInterval = cmp.Or(o.PingInterval, DefaultPingInterval)
+	o.PingTimeout = cmp.Or(o.PingTimeout, DefaultPingTimeout)
 	o.MaxAbandoned = cmp.Or(o.MaxAbandoned, DefaultMaxAbandoned)
 	o.Handlers = maps.Clone(o.Handlers)
 	return o, nil

@@ -19,7 +19,7 @@ import (
 )
 
 // rpcServer is an rpc2 server on a restartable TCP server, with methods:
-//   - rpc.HeartbeatMethod (unless made without it);
+//   - rpc.HandlePing (unless made without it);
 //   - Server.Echo(s) = s;
 //   - Server.Fail(s): answers the error s;
 //   - Server.CallBack(name): calls the client's Client.Hello(name) and
@@ -32,16 +32,16 @@ type rpcServer struct {
 	releaseOnce sync.Once
 }
 
-func startRPCServer(t *testing.T, heartbeat bool) *rpcServer {
-	return startRPCServerTLS(t, heartbeat, nil)
+func startRPCServer(t *testing.T, ping bool) *rpcServer {
+	return startRPCServerTLS(t, ping, nil)
 }
 
 // startRPCServerTLS serves TLS when cfg is set.
-func startRPCServerTLS(t *testing.T, heartbeat bool, cfg *tls.Config) *rpcServer {
+func startRPCServerTLS(t *testing.T, ping bool, cfg *tls.Config) *rpcServer {
 	srv := rpc2.NewServer()
 	rs := &rpcServer{release: make(chan struct{})}
-	if heartbeat {
-		rpc.HandleHeartbeat(srv)
+	if ping {
+		rpc.HandlePing(srv)
 	}
 	srv.Handle("Server.Echo", func(_ *rpc2.Client, s string, reply *string) error {
 		*reply = s
@@ -81,21 +81,26 @@ func hello(_ *rpc2.Client, name string, reply *string) error {
 	return nil
 }
 
-// newRPC returns a Client with short heartbeats and backoff; change
+// newRPC returns a Client with short pings and backoff; change
 // adjusts the options first.
 func newRPC(t *testing.T, addr string, change func(*rpc.Options)) *rpc.Client {
 	t.Helper()
 	o := rpc.Options{
-		Handlers:          map[string]any{"Client.Hello": hello},
-		HeartbeatInterval: 100 * time.Millisecond,
-		HeartbeatTimeout:  100 * time.Millisecond,
+		Handlers:     map[string]any{"Client.Hello": hello},
+		PingInterval: 100 * time.Millisecond,
+		PingTimeout:  100 * time.Millisecond,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name:    "rpc",
-			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Name:    "rpc",
+				Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 		},
 	}
 	if change != nil {
 		change(&o)
+	}
+	if o.DisablePing { // with pings off, their settings are an error
+		o.PingInterval, o.PingTimeout = 0, 0
 	}
 	r, err := rpc.New(addr, o)
 	require.NoError(t, err)

@@ -15,7 +15,7 @@ import (
 // Server.Echo, which answers its 256-byte argument.
 func rpcServer(tb testing.TB) string {
 	srv := rpc2.NewServer()
-	rpc.HandleHeartbeat(srv)
+	rpc.HandlePing(srv)
 	srv.Handle("Server.Echo", func(_ *rpc2.Client, s []byte, reply *[]byte) error {
 		*reply = s
 		return nil

@@ -15,10 +15,10 @@ import (
 //	client -> server  Server.Hello(NAME)  in OnConnect: NAME's connection is counted from here
 //	client -> server  Server.Work(N)      the server calls Client.Twice(N) back, then answers 2N+1
 //	server -> client  Client.Twice(N)     2N
-//	client -> server  redial.Heartbeat    the adapter's heartbeat
+//	client -> server  redial.Heartbeat    the adapter's ping
 func startRPCServer(t testing.TB, name string, live *liveCounter) *acceptor {
 	srv := rpc2.NewServer()
-	rpc.HandleHeartbeat(srv)
+	rpc.HandlePing(srv)
 	srv.Handle("Server.Hello", func(c *rpc2.Client, id string, ok *bool) error {
 		st, _ := c.State.Get("conn")
 		*ok = st.(*rpcConn).hello(id, live)

@@ -37,10 +37,15 @@ func newRPCSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 		Handlers: map[string]any{
 			"Client.Twice": func(_ *rpc2.Client, n int64, twice *int64) error { *twice = 2 * n; return nil },
 		},
-		HeartbeatInterval: pingInterval,
-		HeartbeatTimeout:  pingTimeout,
+		PingInterval: pingInterval,
+		PingTimeout:  pingTimeout,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name: name, Backoff: cfg.backoff(4000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+			Settings: supervisor.Settings{
+				Name:           name,
+				Backoff:        cfg.backoff(4000 + i),
+				StableAfter:    stableAfter,
+				ConnectTimeout: connectTimeout,
+			},
 			OnConnect: func(ctx context.Context, c *rpc2.Client) error {
 				var ok bool
 				if err := s.rpc.CallClient(ctx, c, "Server.Hello", name, &ok); err != nil {

@@ -42,7 +42,12 @@ func newTCPSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 	sup, err := tcp.New(proxy.Addr(), tcp.Options{
 		Handshake: func(ctx context.Context, c net.Conn) error { return hello(c, name) },
 		Supervisor: supervisor.Options[net.Conn]{
-			Name: name, Backoff: cfg.backoff(3000 + i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+			Settings: supervisor.Settings{
+				Name:           name,
+				Backoff:        cfg.backoff(3000 + i),
+				StableAfter:    stableAfter,
+				ConnectTimeout: connectTimeout,
+			},
 		},
 	})
 	if err != nil {

@@ -51,7 +51,12 @@ func newWSSubject(t testing.TB, i int, srv *wsServer, cfg config, v *violations)
 		PingTimeout:  pingTimeout,
 		CloseTimeout: 500 * time.Millisecond,
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Name: name, Backoff: cfg.backoff(i), StableAfter: stableAfter, ConnectTimeout: connectTimeout,
+			Settings: supervisor.Settings{
+				Name:           name,
+				Backoff:        cfg.backoff(i),
+				StableAfter:    stableAfter,
+				ConnectTimeout: connectTimeout,
+			},
 			OnConnect: s.onConnect,
 		},
 	})

@@ -33,8 +33,10 @@ func TestMetricsFollowASupervisor(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l := &link{}
 		s, err := supervisor.New[chan struct{}](l, supervisor.Options[chan struct{}]{
-			Name:    "db",
-			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Minute},
+			Settings: supervisor.Settings{
+				Name:    "db",
+				Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Minute},
+			},
 		})
 		require.NoError(t, err)
 		var reg health.Registry

@@ -21,9 +21,11 @@ import (
 func coderOptions() redialws.Options {
 	return redialws.Options{
 		Supervisor: supervisor.Options[*coder.Conn]{
-			Name:           "feed",
-			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-			ConnectTimeout: 2 * time.Second,
+			Settings: supervisor.Settings{
+				Name:           "feed",
+				Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
+				ConnectTimeout: 2 * time.Second,
+			},
 			OnConnect: func(ctx context.Context, c *coder.Conn) error {
 				return c.Write(ctx, coder.MessageText, []byte("subscribe prices"))
 			},

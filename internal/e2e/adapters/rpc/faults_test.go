@@ -13,6 +13,7 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/e2e/toxitest"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 func TestRPCResetPeer(t *testing.T) {
@@ -23,9 +24,9 @@ func TestRPCResetPeer(t *testing.T) {
 	run(t, r)
 	testkit.Until(t, ch, testkit.Wait, "connected", testkit.InState(health.Connected))
 
-	// The next heartbeat's reply triggers it. toxiproxy closes the
+	// The next ping's reply triggers it. toxiproxy closes the
 	// established connection (EOF, mostly) and resets every new one in
-	// the attempt's first heartbeat.
+	// the attempt's first ping.
 	proxy.ResetPeer(t, "rst", 0)
 	st := testkit.Until(t, ch, testkit.Wait, "reset", func(st health.Status) bool {
 		return st.State == health.Backoff && testkit.ErrHas("connection reset by peer")(st)
@@ -38,11 +39,11 @@ func TestRPCResetPeer(t *testing.T) {
 	assert.Equal(t, "hello again", reply)
 }
 
-func TestRPCSilentPeerIsFoundByHeartbeat(t *testing.T) {
+func TestRPCSilentPeerIsFoundByPing(t *testing.T) {
 	const interval, timeout = 100 * time.Millisecond, 100 * time.Millisecond
 	proxy := toxitest.New(t, startRPCServer(t))
 	r := newRPC(t, proxy.Addr(), func(o *rpc.Options) {
-		o.HeartbeatInterval, o.HeartbeatTimeout = interval, timeout
+		o.PingInterval, o.PingTimeout = interval, timeout
 		o.Supervisor.ConnectTimeout = 200 * time.Millisecond
 	})
 	ch, unsub := r.Subscribe()
@@ -57,18 +58,19 @@ func TestRPCSilentPeerIsFoundByHeartbeat(t *testing.T) {
 		var reply string
 		call <- r.Call(testkit.CtxWait(t), "Server.Echo", "lost in silence", &reply)
 	}()
-	st := testkit.Until(t, ch, testkit.Wait, "heartbeat failed", testkit.ErrHas("connection lost", "heartbeat", "no reply within 100ms"))
+	st := testkit.Until(t, ch, testkit.Wait, "ping failed", testkit.ErrHas("connection lost", "ping", "no reply within 100ms"))
 	took := st.Since.Sub(silenced)
 	t.Logf("silent peer found after %v: %v", took, st.Err)
 	assert.Less(t, took, interval+timeout+testkit.Slack)
+	assert.ErrorIs(t, st.Err, supervisor.ErrSilent)
 
 	err := <-call
 	require.Error(t, err, "a call sent into the silence ends with the connection")
 	assert.NotErrorIs(t, err, context.DeadlineExceeded, "it did not wait for its own deadline")
 	t.Logf("the call sent into the silence: %v", err)
 
-	st = testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.ErrHas("connect: timed out after 200ms", "heartbeat"))
-	assert.Equal(t, health.Backoff, st.State, "a silent server fails the attempt's first heartbeat")
+	st = testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.ErrHas("connect: timed out after 200ms", "ping"))
+	assert.Equal(t, health.Backoff, st.State, "a silent server fails the attempt's first ping")
 	proxy.Unsilence(t, "silent")
 	var reply string
 	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.CallBack", "back", &reply))
@@ -87,7 +89,7 @@ func TestRPCLatencyLongerThanConnectTimeout(t *testing.T) {
 	st := testkit.Until(t, ch, testkit.Wait, "attempt failed", testkit.InState(health.Backoff))
 	took := st.Since.Sub(start)
 	t.Logf("attempt: %v (%v)", took, st.Err)
-	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: heartbeat")
+	assert.ErrorContains(t, st.Err, "connect: timed out after 100ms: ping")
 	assert.GreaterOrEqual(t, took, connectTimeout)
 	assert.Less(t, took, connectTimeout+testkit.Slack)
 
@@ -97,7 +99,7 @@ func TestRPCLatencyLongerThanConnectTimeout(t *testing.T) {
 	require.NoError(t, r.Call(testkit.CtxWait(t), "Server.Echo", "fast", &reply))
 }
 
-// A failed attempt (its first heartbeat went unanswered) is closed with
+// A failed attempt (its first ping went unanswered) is closed with
 // its goroutines before the supervisor moves on.
 func TestRPCFailedAttemptLeavesNothingRunning(t *testing.T) {
 	proxy := toxitest.New(t, startRPCServer(t))

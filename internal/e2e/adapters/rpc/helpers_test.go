@@ -17,11 +17,11 @@ import (
 )
 
 // startRPCServer serves rpc2 on 127.0.0.1 until the test ends, with
-// rpc.HeartbeatMethod, Server.Echo(s) = s and Server.CallBack(name),
+// rpc.HandlePing, Server.Echo(s) = s and Server.CallBack(name),
 // which returns the client's Client.Hello(name).
 func startRPCServer(t *testing.T) string {
 	srv := rpc2.NewServer()
-	rpc.HandleHeartbeat(srv)
+	rpc.HandlePing(srv)
 	srv.Handle("Server.Echo", func(_ *rpc2.Client, s string, reply *string) error {
 		*reply = s
 		return nil
@@ -40,17 +40,19 @@ func hello(_ *rpc2.Client, name string, reply *string) error {
 	return nil
 }
 
-// newRPC returns a Client with short heartbeats and backoff; change
+// newRPC returns a Client with short pings and backoff; change
 // adjusts the options first.
 func newRPC(t *testing.T, addr string, change func(*rpc.Options)) *rpc.Client {
 	t.Helper()
 	o := rpc.Options{
-		Handlers:          map[string]any{"Client.Hello": hello},
-		HeartbeatInterval: 100 * time.Millisecond,
-		HeartbeatTimeout:  100 * time.Millisecond,
+		Handlers:     map[string]any{"Client.Hello": hello},
+		PingInterval: 100 * time.Millisecond,
+		PingTimeout:  100 * time.Millisecond,
 		Supervisor: supervisor.Options[*rpc2.Client]{
-			Name:    "rpc",
-			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			Settings: supervisor.Settings{
+				Name:    "rpc",
+				Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
+			},
 		},
 	}
 	if change != nil {

@@ -55,7 +55,7 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			proxy := toxitest.New(t, testkit.StartServer(t, tc.handle).Addr)
 			proxy.Latency(t, "slow", latency)
-			o := tcp.Options{Supervisor: supervisor.Options[net.Conn]{ConnectTimeout: connectTimeout}}
+			o := tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{ConnectTimeout: connectTimeout}}}
 			if tc.tls {
 				o.TLS = clientTLS
 			}

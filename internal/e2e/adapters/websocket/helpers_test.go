@@ -29,9 +29,11 @@ type client struct {
 func testOptions() redialws.Options {
 	return redialws.Options{
 		Supervisor: supervisor.Options[*websocket.Conn]{
-			Name:           "feed",
-			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-			ConnectTimeout: 2 * time.Second,
+			Settings: supervisor.Settings{
+				Name:           "feed",
+				Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
+				ConnectTimeout: 2 * time.Second,
+			},
 		},
 	}
 }
