@@ -26,7 +26,6 @@ var trimming = map[string]string{
 	"adapters/websocket": "w-wsmem",
 	"adapters/gorilla":   "w-wsmem",
 	"adapters/sse":       "e-sse",
-	"adapters/amqp":      "a-amqp",
 }
 
 type count struct{ comment, code int }
