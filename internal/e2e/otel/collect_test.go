@@ -69,7 +69,7 @@ func expect(name string, p point) []metricdata.Metrics {
 		counter("redial.connection.failures", "{attempt}", "Connection attempts that failed.", p.failures),
 		seconds("redial.connection.next_attempt", "Seconds until the next connection attempt; 0 when none is planned.", p.next),
 		seconds("redial.connection.uptime", "Seconds the current connection has been established; 0 when down.", p.uptime),
-		gauge("redial.connection.reconnects", "{connection}", "Connections re-established after a loss in the last minute.", p.reconn),
+		gauge("redial.connection.reconnects", "{connection}", "Connections re-established after a loss or a replacement in the last minute.", p.reconn),
 		seconds("redial.connection.longest_outage", "Longest time without a connection after a loss, the current outage included.", p.longestOutage),
 	}
 }
