@@ -3,7 +3,9 @@ package sse
 import (
 	"cmp"
 	"strings"
+	"time"
 
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/opterr"
@@ -57,18 +59,31 @@ func New(url string, o Options) (*Client, error) {
 		TLS: o.TLS, ReadLimit: o.ReadLimit, IdleTimeout: o.IdleTimeout,
 	}
 	var f *feed
-	sup, err := httpcore.New(spec, cfg, adapt.Options[*Stream](o.Supervisor, nil), func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
+	r := &reconnection{}
+	so := adapt.Options[*Stream](o.Supervisor, nil)
+	so.Classify = adapt.Chain(r.hint, o.Supervisor.Classify)
+	sup, err := httpcore.New(spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")
 		case strings.ContainsAny(o.LastEventID, "\x00\r\n"):
 			return nil, opterr.New(spec.Pkg, "LastEventID", o.LastEventID, "contains a NUL, CR or LF")
 		}
-		f = newFeed(cmp.Or(o.Buffer, DefaultBuffer), o.LastEventID)
-		return &library{Core: c, feed: f}, nil
+		f = newFeed(cmp.Or(o.Buffer, DefaultBuffer), c.IdleTimeout/3, o.LastEventID)
+		return &library{Core: c, feed: f, retry: r, timeout: cmp.Or(o.Supervisor.ConnectTimeout, supervisor.DefaultConnectTimeout)}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Client{Supervisor: sup, feed: f}, nil
+}
+
+// Status returns the supervisor's Status with the program's Lag: the
+// events and breaks the Client read that Events has not yielded yet, and
+// how long the oldest has waited. (Subscribe's Statuses, sent on state
+// changes, carry none.)
+func (c *Client) Status() health.Status {
+	st := c.Supervisor.Status()
+	st.Lag = c.feed.lag(time.Now())
+	return st
 }
