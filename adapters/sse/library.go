@@ -15,9 +15,9 @@ import (
 // streaming GET, the read (Watch) and the close.
 type library struct {
 	*httpcore.Core
-	feed    *feed          // where the events go, and the position the next request resumes from
-	retry   *reconnection  // the server's last `retry:`
-	timeout time.Duration  // the supervisor's ConnectTimeout: bounds a resumed request too
+	feed    *feed         // where the events go, and the position the next request resumes from
+	retry   *reconnection // the server's last `retry:`
+	timeout time.Duration // the supervisor's ConnectTimeout: bounds a resumed request too
 }
 
 // Dial makes one streaming GET, bounded by ctx (the supervisor's
