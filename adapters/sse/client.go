@@ -24,9 +24,9 @@ type Client struct {
 
 // New returns a Client for the event stream at url (http:// or https://),
 // ready to Run: every attempt is a GET with Accept: text/event-stream and
-// the Last-Event-ID of the last event delivered; the events are parsed by
+// the Last-Event-ID of the last event read; the events are parsed by
 // github.com/tmaxmax/go-sse and read with Events. A broken stream is
-// replaced with backoff; the server's `retry:` lengthens the next wait.
+// replaced with backoff; the server's `retry:` lengthens every later wait.
 // Run returns nil when its ctx ends, or the error (wrapping
 // supervisor.ErrFailed) when the Client gives up: a 204, a 404, a 401 or
 // 403 without BeforeConnect, an answer that is not an event stream, an
