@@ -1,6 +1,7 @@
 package sse
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,11 +152,19 @@ func (f *feed) waitRoom(done <-chan struct{}, d time.Duration) {
 }
 
 // pushBreak owes err to the program, after what was read before it. A
-// break right after another is one break: the first.
+// break right after another is one break: the first, unless that was a
+// pause (ErrBehind), which says less.
 func (f *feed) pushBreak(err error) {
 	f.mu.Lock()
-	if f.n == 0 || f.q[(f.head+f.n-1)%len(f.q)].err == nil {
+	var tail *item
+	if f.n > 0 {
+		tail = &f.q[(f.head+f.n-1)%len(f.q)]
+	}
+	switch {
+	case tail == nil || tail.err == nil:
 		f.put(item{err: err, at: time.Now().UnixNano()})
+	case errors.Is(tail.err, ErrBehind):
+		tail.err = err
 	}
 	f.mu.Unlock()
 	f.flush()

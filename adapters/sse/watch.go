@@ -34,6 +34,7 @@ import (
 // the program.
 func (l *library) Watch(ctx context.Context, s *Stream, st *httpcore.State) error {
 	hold := l.feed.hold
+	defer l.feed.flush() // what the last leg queued, when ctx ended it
 	for {
 		err := l.read(ctx, s)
 		if ctx.Err() != nil {
