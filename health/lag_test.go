@@ -10,16 +10,20 @@ import (
 	"github.com/redial-go/redial/health"
 )
 
+// feed is a LagSource.
+type feed struct{ lag health.Lag }
+
+func (feed) Status() health.Status { return health.Status{State: health.Connected} }
+func (f feed) Lag() health.Lag     { return f.lag }
+
 // lagging is a Connected source whose program has let n items wait, the
 // oldest for oldest.
 func lagging(n int, oldest time.Duration) health.Source {
-	return health.SourceFunc(func() health.Status {
-		return health.Status{State: health.Connected, Lag: health.Lag{Waiting: n, Oldest: oldest}}
-	})
+	return feed{health.Lag{Waiting: n, Oldest: oldest}}
 }
 
-// TestMaxLagDegradesReadiness: a critical source whose program let an item
-// wait longer than its MaxLag makes the program not ready, though the
+// TestMaxLagDegradesReadiness: a critical LagSource whose program let an
+// item wait longer than its MaxLag makes the program not ready, though the
 // source is Connected; without MaxLag, or when not critical, lag does not
 // count; a negative MaxLag is a mistake that shows.
 func TestMaxLagDegradesReadiness(t *testing.T) {
@@ -33,7 +37,7 @@ func TestMaxLagDegradesReadiness(t *testing.T) {
 	assert.True(t, es.Live(), "lag is no reason to restart")
 	require.Len(t, es, 1)
 	assert.True(t, es[0].Lagging())
-	assert.Equal(t, health.Lag{Waiting: 3677, Oldest: 183 * time.Second}, es[0].Status.Lag)
+	assert.Equal(t, health.Lag{Waiting: 3677, Oldest: 183 * time.Second}, es[0].Lag)
 
 	r.AddWith("feed", lagging(2, time.Second), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
 	assert.True(t, r.Ready(), "within MaxLag")

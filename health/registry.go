@@ -27,8 +27,8 @@ type SourceOptions struct {
 	// Critical: the program is ready only while the source is Connected,
 	// and not live once it has Failed.
 	Critical bool
-	// MaxLag: a critical source whose program has let an item wait longer
-	// than this (Status.Lag.Oldest) makes the program not ready. 0 means
+	// MaxLag: a critical LagSource whose program has let an item wait
+	// longer than this (Lag().Oldest) makes the program not ready. 0 means
 	// lag does not count.
 	MaxLag time.Duration
 }
@@ -39,11 +39,12 @@ type Entry struct {
 	Critical bool
 	MaxLag   time.Duration
 	Status   Status
+	Lag      Lag    // a LagSource's, read right after Status; zero for other sources
 	Source   Source // as added; a HistorySource also tells its recent transitions
 }
 
 // Lagging reports whether the entry's program is behind its MaxLag.
-func (e Entry) Lagging() bool { return e.MaxLag > 0 && e.Status.Lag.Oldest > e.MaxLag }
+func (e Entry) Lagging() bool { return e.MaxLag > 0 && e.Lag.Oldest > e.MaxLag }
 
 // Entries is one reading of every source of a Registry, in the order
 // added: the probes judge and show the same reading.
@@ -83,8 +84,8 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status, in the order added. It
-// calls the sources' Status methods without the Registry's lock held.
+// Entries returns every source's current Status (and Lag), in the order
+// added. It calls the sources' methods without the Registry's lock held.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
@@ -99,6 +100,9 @@ func (r *Registry) Entries() Entries {
 			out[i].Status = Status{Name: e.name, State: Idle, Err: sourceError(fmt.Sprintf("health: MaxLag %v: negative", e.opts.MaxLag))}
 		default:
 			out[i].Status = e.source.Status()
+			if l, ok := e.source.(LagSource); ok {
+				out[i].Lag = l.Lag()
+			}
 		}
 	}
 	return out

@@ -19,8 +19,6 @@ type Status struct {
 	LastFailure          time.Time     // when the last attempt failed or the connection was lost
 	LongestOutage        time.Duration // longest time from losing a connection to having one again, the current outage included
 	ReconnectsLastMinute int           // connections established in the last minute after a loss
-
-	Lag Lag // how far the program is behind the source's feed, measured when the Status was taken
 }
 
 // Uptime returns how long the connection has been Connected at now, or 0

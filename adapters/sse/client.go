@@ -78,12 +78,7 @@ func New(url string, o Options) (*Client, error) {
 	return &Client{Supervisor: sup, feed: f}, nil
 }
 
-// Status returns the supervisor's Status with the program's Lag: the
-// events and breaks the Client read that Events has not yielded yet, and
-// how long the oldest has waited. (Subscribe's Statuses, sent on state
-// changes, carry none.)
-func (c *Client) Status() health.Status {
-	st := c.Supervisor.Status()
-	st.Lag = c.feed.lag(time.Now())
-	return st
-}
+// Lag says how far behind the program is: the events and breaks the
+// Client read that Events has not yielded yet, and how long the oldest has
+// waited. It makes the Client a health.LagSource.
+func (c *Client) Lag() health.Lag { return c.feed.lag(time.Now()) }

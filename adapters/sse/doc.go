@@ -33,7 +33,7 @@
 //
 // The read runs on the supervisor's own goroutine (it is the Watcher): no
 // goroutine is added per stream. It queues each event for the Events loop
-// at once; Status().Lag says how many wait and for how long (Prometheus,
+// at once; Client.Lag says how many wait and for how long (Prometheus,
 // OpenTelemetry and the status page show it, and health.SourceOptions.MaxLag
 // makes readiness depend on it). While the buffer is full the read waits,
 // but not past IdleTimeout/3: a program that held it back that long pauses

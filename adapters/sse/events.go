@@ -23,7 +23,7 @@ type Event struct {
 
 // Events returns the events of the Client's streams, in the order the
 // server sent them, as an iterator. The Client reads ahead of the loop, at
-// most Options.Buffer events, without waiting for it: Status().Lag says
+// most Options.Buffer events, without waiting for it: Client.Lag says
 // how far behind the loop is. When the loop holds the read back for
 // IdleTimeout/3, the stream is paused (ErrBehind, see Watch).
 //

@@ -101,7 +101,7 @@ func TestSlowProgramPausesTheStream(t *testing.T) {
 		if busy {
 			busy = false
 			time.Sleep(3 * idle) // a slow program, on purpose
-			lag = (<-cl).Status().Lag
+			lag = (<-cl).Lag()
 		}
 	})
 	cl <- c

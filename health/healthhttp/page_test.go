@@ -128,9 +128,7 @@ func TestStatusPageEscapesTheData(t *testing.T) {
 // it is over its MaxLag, and the page has a column for it.
 func TestStatusPageShowsLag(t *testing.T) {
 	var r health.Registry
-	r.AddWith("feed", health.SourceFunc(func() health.Status {
-		return health.Status{State: health.Connected, Lag: health.Lag{Waiting: 64, Oldest: 3200 * time.Millisecond}}
-	}), health.SourceOptions{Critical: true, MaxLag: time.Second})
+	r.AddWith("feed", lagSource{health.Lag{Waiting: 64, Oldest: 3200 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: time.Second})
 	page := healthhttp.StatusPage(&r, healthhttp.StatusPageOptions{})
 	rec := httptest.NewRecorder()
 	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status?format=json", nil))

@@ -60,8 +60,8 @@ type lagReport struct {
 func reportOf(e health.Entry, verbose bool) sourceReport {
 	st := e.Status
 	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects, Lagging: e.Lagging()}
-	if st.Lag.Waiting > 0 {
-		sr.Lag = &lagReport{Waiting: st.Lag.Waiting, Oldest: st.Lag.Oldest.Seconds()}
+	if e.Lag.Waiting > 0 {
+		sr.Lag = &lagReport{Waiting: e.Lag.Waiting, Oldest: e.Lag.Oldest.Seconds()}
 	}
 	if !st.NextAttempt.IsZero() && st.State == health.Backoff {
 		sr.NextAttempt = &st.NextAttempt

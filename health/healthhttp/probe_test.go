@@ -101,9 +101,7 @@ func TestVerboseBodySaysLastErrorAndWhen(t *testing.T) {
 // lag; over its MaxLag it is lagging and the program not ready.
 func TestProbeBodySaysLag(t *testing.T) {
 	var r health.Registry
-	r.AddWith("feed", health.SourceFunc(func() health.Status {
-		return health.Status{State: health.Connected, Lag: health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}
-	}), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
+	r.AddWith("feed", lagSource{health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
 	r.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
 	code, body, _ := get(t, healthhttp.ReadyHandler(&r), "/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, code)
@@ -117,3 +115,9 @@ func TestProbeBodySaysLag(t *testing.T) {
 	code, _, _ = get(t, healthhttp.LiveHandler(&r), "/livez")
 	assert.Equal(t, http.StatusOK, code, "lag is no reason to restart")
 }
+
+// lagSource is a Connected LagSource.
+type lagSource struct{ lag health.Lag }
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (s lagSource) Lag() health.Lag     { return s.lag }

@@ -64,8 +64,8 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.uptime, prometheus.GaugeValue, st.Uptime(now).Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.reconnects, prometheus.GaugeValue, float64(st.ReconnectsLastMinute), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.outage, prometheus.GaugeValue, st.LongestOutage.Seconds(), e.Name)
-		ch <- prometheus.MustNewConstMetric(c.waiting, prometheus.GaugeValue, float64(st.Lag.Waiting), e.Name)
-		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, st.Lag.Oldest.Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.waiting, prometheus.GaugeValue, float64(e.Lag.Waiting), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, e.Lag.Oldest.Seconds(), e.Name)
 	}
 }
 

@@ -164,9 +164,7 @@ func TestNewRejectsNilRegistry(t *testing.T) {
 // and the oldest's age.
 func TestLagSeries(t *testing.T) {
 	var reg health.Registry
-	reg.Add("feed", health.SourceFunc(func() health.Status {
-		return health.Status{State: health.Connected, Lag: health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}
-	}), true)
+	reg.Add("feed", lagSource{}, true)
 	c, err := redialprom.New(&reg)
 	require.NoError(t, err)
 	want := `
@@ -181,4 +179,12 @@ redial_lag_waiting{name="feed"} 3677
 	problems, err := testutil.CollectAndLint(c)
 	require.NoError(t, err)
 	assert.Empty(t, problems)
+}
+
+// lagSource is a Connected LagSource whose program is 3677 items behind.
+type lagSource struct{}
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (lagSource) Lag() health.Lag {
+	return health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}
 }

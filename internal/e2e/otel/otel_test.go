@@ -121,9 +121,7 @@ func TestOneReadPerCollection(t *testing.T) {
 // and the oldest's age.
 func TestLagPoints(t *testing.T) {
 	var reg health.Registry
-	reg.Add("feed", health.SourceFunc(func() health.Status {
-		return health.Status{State: health.Connected, Lag: health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}
-	}), true)
+	reg.Add("feed", lagSource{}, true)
 	reader, provider := newMeter(t)
 	m, err := redialotel.New(&reg, provider.Meter(scope))
 	require.NoError(t, err)
@@ -131,4 +129,12 @@ func TestLagPoints(t *testing.T) {
 	want := metricdata.ScopeMetrics{Metrics: expect("feed", point{state: health.Connected, waiting: 3677, oldest: 183.5})}
 	want.Scope.Name = scope
 	metricdatatest.AssertEqual(t, want, collect(t, reader), metricdatatest.IgnoreTimestamp())
+}
+
+// lagSource is a Connected LagSource whose program is 3677 items behind.
+type lagSource struct{}
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (lagSource) Lag() health.Lag {
+	return health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}
 }
