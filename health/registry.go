@@ -1,6 +1,10 @@
 package health
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+	"time"
+)
 
 // Registry gathers the Sources of a program for its readiness and liveness
 // probes, which package healthhttp serves. The zero Registry is empty and
@@ -12,37 +16,59 @@ type Registry struct {
 }
 
 type entry struct {
-	name     string
-	source   Source
-	critical bool
+	name   string
+	source Source
+	opts   SourceOptions
+}
+
+// SourceOptions says how a source counts for the probes. The zero value is
+// a source that counts for neither.
+type SourceOptions struct {
+	// Critical: the program is ready only while the source is Connected,
+	// and not live once it has Failed.
+	Critical bool
+	// MaxLag: a critical LagSource whose program has let an item wait
+	// longer than this (Lag().Oldest) makes the program not ready. 0 means
+	// lag does not count.
+	MaxLag time.Duration
 }
 
 // Entry is one source's Status as the Registry saw it.
 type Entry struct {
 	Name     string
 	Critical bool
+	MaxLag   time.Duration
 	Status   Status
+	Lag      Lag    // a LagSource's, read right after Status; zero for other sources
 	Source   Source // as added; a HistorySource also tells its recent transitions
 }
+
+// Lagging reports whether the entry's program is behind its MaxLag.
+func (e Entry) Lagging() bool { return e.MaxLag > 0 && e.Lag.Oldest > e.MaxLag }
 
 // Entries is one reading of every source of a Registry, in the order
 // added: the probes judge and show the same reading.
 type Entries []Entry
 
-// Add registers s under name. A critical source must be Connected for the
-// program to be ready, and makes it not live once it has Failed. Adding a
-// name again replaces the earlier source. A nil s is kept and reported as
-// never ready (state idle, error "nil source"), so the mistake shows.
+// Add registers s under name: AddWith with only Critical set.
 func (r *Registry) Add(name string, s Source, critical bool) {
+	r.AddWith(name, s, SourceOptions{Critical: critical})
+}
+
+// AddWith registers s under name, counting for the probes as o says.
+// Adding a name again replaces the earlier source. A nil s, or a negative
+// MaxLag, is kept and reported as never ready (state idle, the mistake as
+// the error), so that it shows.
+func (r *Registry) AddWith(name string, s Source, o SourceOptions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := range r.entries {
 		if r.entries[i].name == name {
-			r.entries[i] = entry{name, s, critical}
+			r.entries[i] = entry{name, s, o}
 			return
 		}
 	}
-	r.entries = append(r.entries, entry{name, s, critical})
+	r.entries = append(r.entries, entry{name, s, o})
 }
 
 // Remove unregisters name; it reports whether it was there.
@@ -58,26 +84,32 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status, in the order added. It
-// calls the sources' Status methods without the Registry's lock held.
+// Entries returns every source's current Status (and Lag), in the order
+// added. It calls the sources' methods without the Registry's lock held.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
 	r.mu.Unlock()
 	out := make(Entries, len(es))
 	for i, e := range es {
-		out[i] = Entry{Name: e.name, Critical: e.critical, Source: e.source}
-		if e.source == nil {
+		out[i] = Entry{Name: e.name, Critical: e.opts.Critical, MaxLag: e.opts.MaxLag, Source: e.source}
+		switch {
+		case e.source == nil:
 			out[i].Status = Status{Name: e.name, State: Idle, Err: errNilSource}
-			continue
+		case e.opts.MaxLag < 0:
+			out[i].Status = Status{Name: e.name, State: Idle, Err: sourceError(fmt.Sprintf("health: MaxLag %v: negative", e.opts.MaxLag))}
+		default:
+			out[i].Status = e.source.Status()
+			if l, ok := e.source.(LagSource); ok {
+				out[i].Lag = l.Lag()
+			}
 		}
-		out[i].Status = e.source.Status()
 	}
 	return out
 }
 
-// Ready reports whether every critical source is Connected. A Registry
-// without critical sources is ready.
+// Ready reports whether every critical source is Connected and within its
+// MaxLag. A Registry without critical sources is ready.
 func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
@@ -85,10 +117,11 @@ func (r *Registry) Ready() bool { return r.Entries().Ready() }
 // bring the server back, only lose the backoff's progress.
 func (r *Registry) Live() bool { return r.Entries().Live() }
 
-// Ready reports whether every critical entry is Connected.
+// Ready reports whether every critical entry is Connected and not
+// Lagging.
 func (es Entries) Ready() bool {
 	for _, e := range es {
-		if e.Critical && e.Status.State != Connected {
+		if e.Critical && (e.Status.State != Connected || e.Lagging()) {
 			return false
 		}
 	}

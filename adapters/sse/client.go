@@ -3,7 +3,10 @@ package sse
 import (
 	"cmp"
 	"strings"
+	"time"
 
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
@@ -21,9 +24,9 @@ type Client struct {
 
 // New returns a Client for the event stream at url (http:// or https://),
 // ready to Run: every attempt is a GET with Accept: text/event-stream and
-// the Last-Event-ID of the last event delivered; the events are parsed by
+// the Last-Event-ID of the last event read; the events are parsed by
 // github.com/tmaxmax/go-sse and read with Events. A broken stream is
-// replaced with backoff; the server's `retry:` lengthens the next wait.
+// replaced with backoff; the server's `retry:` lengthens every later wait.
 // Run returns nil when its ctx ends, or the error (wrapping
 // supervisor.ErrFailed) when the Client gives up: a 204, a 404, a 401 or
 // 403 without BeforeConnect, an answer that is not an event stream, an
@@ -56,18 +59,26 @@ func New(url string, o Options) (*Client, error) {
 		TLS: o.TLS, ReadLimit: o.ReadLimit, IdleTimeout: o.IdleTimeout,
 	}
 	var f *feed
-	sup, err := httpcore.New(spec, cfg, supervisor.Options[*Stream]{Settings: o.Supervisor}, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
+	r := &reconnection{}
+	so := supervisor.Options[*Stream]{Settings: o.Supervisor}
+	so.Classify = adapt.Chain(r.hint, o.Supervisor.Classify)
+	sup, err := httpcore.New(spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")
 		case strings.ContainsAny(o.LastEventID, "\x00\r\n"):
 			return nil, opterr.New(spec.Pkg, "LastEventID", o.LastEventID, "contains a NUL, CR or LF")
 		}
-		f = newFeed(cmp.Or(o.Buffer, DefaultBuffer), o.LastEventID)
-		return &library{Core: c, feed: f}, nil
+		f = newFeed(cmp.Or(o.Buffer, DefaultBuffer), c.IdleTimeout/3, o.LastEventID)
+		return &library{Core: c, feed: f, retry: r, timeout: cmp.Or(o.Supervisor.ConnectTimeout, supervisor.DefaultConnectTimeout)}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &Client{Supervisor: sup, feed: f}, nil
 }
+
+// Lag says how far behind the program is: the events and breaks the
+// Client read that Events has not yielded yet, and how long the oldest has
+// waited. It makes the Client a health.LagSource.
+func (c *Client) Lag() health.Lag { return c.feed.lag(time.Now()) }

@@ -19,39 +19,50 @@
 //
 // # Resuming
 //
-// Every request sends the id of the last event the program received from
-// Events as Last-Event-ID (Options.LastEventID before the first), so a
-// server that keeps history loses nothing across reconnects. The position
-// is the last event delivered, not the last one read: the Client reads
-// ahead of the program (Options.Buffer events), and what it read but had
-// not delivered when the stream broke is dropped and fetched again, after
-// the break's error, in order, none twice. Client.LastEventID returns the
-// position, for a program that persists it and resumes from it on its
-// next run.
+// Every request sends the id of the last event the Client read as
+// Last-Event-ID (Options.LastEventID before the first), so a server that
+// keeps history loses nothing across reconnects. The Client reads ahead of
+// the program (Options.Buffer events); what it read before a break is
+// delivered before the break's error, and the next stream follows, none
+// twice. As EventSource's, an empty id field resets the position: the next
+// request sends no Last-Event-ID. Client.LastEventID returns the id of the
+// last event delivered, for a program that persists it and resumes from it
+// on its next run.
 //
-// # Reading, the idle timeout and the server's hints
+// # Reading, the program's lag, the idle timeout and the server's hints
 //
 // The read runs on the supervisor's own goroutine (it is the Watcher): no
-// goroutine is added per stream. It hands each event to the Events loop
-// through the bounded buffer and stops reading while the buffer is full,
-// so memory stays bounded and a slow program holds the server back
-// rather than losing events. An event larger than ReadLimit (1 MiB)
-// breaks the stream (ErrEventTooLarge); one that breaks three streams in a
-// row at the same place (an event the server keeps in its history, so
-// that every stream resumes just before it) ends the Client (Failed), with
-// an error that names ReadLimit.
+// goroutine is added per stream. It queues each event for the Events loop
+// at once; Client.Lag says how many wait and for how long (Prometheus,
+// OpenTelemetry and the status page show it, and health.SourceOptions.MaxLag
+// makes readiness depend on it). While the buffer is full the read waits,
+// but not past IdleTimeout/3: a program that held it back that long pauses
+// the stream (ErrBehind, yielded once), since a stream held back cannot
+// tell a live server from a dead one whose last bytes the kernel holds.
+// The paused stream's request is closed; a new one resumes after the last
+// event read once the program has taken half the buffer, or after another
+// IdleTimeout/3 to check on the server. Memory stays bounded, and a dead
+// server is found within IdleTimeout however slow the program; a server
+// that keeps no history skips, for a paused Client, what it sent meanwhile.
+// An event larger than ReadLimit (1 MiB) breaks the stream
+// (ErrEventTooLarge); one that breaks three streams in a row at the same
+// place (an event the server keeps in its history, so that every stream
+// resumes just before it) ends the Client (Failed), with an error that
+// names ReadLimit.
 //
 // A stream silent, not even a keep-alive comment, for longer than
 // IdleTimeout (15s by default) is treated as broken and replaced
 // (ErrIdleTimeout): with the defaults a dead path (a dropped NAT entry, a
 // frozen server) is found within 15s. Servers send comment lines as
-// keep-alives; set IdleTimeout above their interval. Time spent waiting
-// for the program to take an event does not count.
+// keep-alives; set IdleTimeout above their interval.
 //
-// The server's `retry:` field is a hint: the wait after the stream it came
-// on breaks is at least that long (it lengthens the backoff's wait, never
-// shortens it; MaxHint caps it). A 429 or 503 with Retry-After (seconds or
-// an HTTP date) is a hint too.
+// The server's `retry:` field sets the Client's reconnection time for the
+// rest of its life, as EventSource's does: every reconnect after it, after
+// a broken stream or a failed attempt, waits at least that long. It is a
+// hint to the supervisor: it lengthens the backoff's wait, never shortens
+// it (the WHATWG text allows waiting more), a longer Retry-After stands,
+// and MaxHint caps it. A 429 or 503 with Retry-After (seconds or an HTTP
+// date) is a hint too.
 //
 // # Answers that end it
 //

@@ -15,6 +15,10 @@ var (
 	ErrIdleTimeout = httpcore.ErrIdleTimeout
 	// ErrEventTooLarge: an event was larger than Options.ReadLimit.
 	ErrEventTooLarge = errors.New("event larger than ReadLimit")
+	// ErrBehind: the program held the read back, the buffer full, for
+	// IdleTimeout/3; the stream was paused and resumes after the last event
+	// read (a server that keeps no history skips what it sent meanwhile).
+	ErrBehind = errors.New("the program fell behind the stream")
 )
 
 // HandshakeError is an answer the server gave instead of an event stream:

@@ -1,145 +1,62 @@
 package sse
 
 import (
-	"context"
+	"errors"
 	"sync"
+	"sync/atomic"
+	"time"
 
-	gosse "github.com/tmaxmax/go-sse"
+	"github.com/redial-go/redial/health"
 )
 
-// feed is the hand-over between the read (Watch, on the supervisor's
-// goroutine) and the program's Events loop: a bounded buffer, the id of
-// the last event delivered, which the next request resumes from, and the
-// break owed to the program.
+// feed is the hand-over between the read (Watch) and the program's Events
+// loop: a queue, in the streams' order, of what they read (events, and
+// the breaks owed to the program), the id the next request resumes from,
+// and the id of the last event delivered.
 //
-// Every stream delivers under a generation. When a stream ends (fence),
-// the generation moves on before the next request reads the position, so
-// events of the old stream still in the buffer are never delivered: the
-// next stream, resumed from the last delivered id, brings them again. The
-// position therefore always is the id of an event the program received
-// (or of a block without data the loop passed after it), never of one it
-// did not, and nothing is delivered twice.
+// The read never waits long for the program. While the queue holds max
+// events it waits; once the program has held it back for hold since it
+// last took the queue down to half, push says so and the stream is paused
+// (see Watch): a read held back longer could not tell a live server from
+// a dead one whose last bytes the kernel still holds.
 type feed struct {
-	items chan item
-	wake  chan struct{} // capacity 1: a break is owed
+	max  int
+	hold time.Duration
 
-	mu     sync.Mutex
-	gen    uint64 // the live stream's generation; items of another are stale
-	lastID string // the id of the last event delivered; where the next request resumes
-	lost   error  // owed to the program: the first break since it last heard of one
-	stash  *item  // taken from items, not yet yielded: the owed break went first
+	mu        sync.Mutex
+	q         []item // a ring: head, n
+	head, n   int
+	events    int    // event items queued: what max bounds
+	waiting   int    // items the loop will yield (events with data, breaks): the lag
+	pos       string // the id of the last event read: where the next request resumes
+	lastID    string // the id of the last event delivered
+	heldSince int64  // UnixNano since when the queue has not been down to half after it was full; 0 when it has
+	want      int    // a waiter (push, waitRoom) is woken once events <= want; -1 for none
+
+	sleeping atomic.Bool   // the loop waits on wake
+	wake     chan struct{} // capacity 1
+	room     chan struct{} // capacity 1
+	timer    *time.Timer   // the read's waits; Watch's goroutine only
 }
 
-// item is one event a stream read, with the stream's generation.
+// item is an event a stream read, or a break (err).
 type item struct {
-	gen    uint64
 	ev     Event
-	silent bool  // no data: not delivered, but its id is the position once taken
-	read   int64 // UnixNano of the body read that brought it: its age, once lag is measured
+	err    error
+	silent bool  // no data: not yielded, but its id is the position once taken
+	at     int64 // UnixNano: when the body read that brought it came
 }
 
-// newFeed returns a feed of buffer events that resumes from lastID.
-func newFeed(buffer int, lastID string) *feed {
-	return &feed{items: make(chan item, buffer), wake: make(chan struct{}, 1), lastID: lastID}
+func newFeed(max int, hold time.Duration, lastID string) *feed {
+	return &feed{max: max, hold: hold, pos: lastID, lastID: lastID, want: -1,
+		wake: make(chan struct{}, 1), room: make(chan struct{}, 1)}
 }
 
-// position returns where the next stream resumes and the generation it
-// delivers under.
-func (f *feed) position() (lastID string, gen uint64) {
+// position returns where the next request resumes.
+func (f *feed) position() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.lastID, f.gen
-}
-
-// fence ends s's generation, so that what s read and the program has not
-// taken is dropped, and owes lost, a failed read, to the program unless a
-// break is owed already. It is called when Watch ends and when s is
-// closed; the second call changes nothing.
-func (f *feed) fence(s *Stream, lost error) {
-	f.mu.Lock()
-	if f.gen == s.gen {
-		f.gen++
-	}
-	owe := lost != nil && f.lost == nil
-	if owe {
-		f.lost = lost
-	}
-	f.mu.Unlock()
-	if owe {
-		select {
-		case f.wake <- struct{}{}:
-		default:
-		}
-	}
-	for { // free the buffer of what is stale now
-		select {
-		case <-f.items:
-		default:
-			return
-		}
-	}
-}
-
-// deliver puts e, read from s, in the buffer, waiting while it is full
-// unless ctx ends first. The idle timer does not run meanwhile: a slow
-// program is not a silent server. An event without data (a block of only
-// `id:`, `event:` or `retry:` fields, which go-sse dispatches) is not
-// delivered, as EventSource does not dispatch one, but it goes through
-// the buffer all the same: its id becomes the position when the program
-// has taken everything before it.
-func (f *feed) deliver(ctx context.Context, s *Stream, e gosse.Event) {
-	s.read++
-	if e.LastEventID != "" {
-		s.lastSeen = e.LastEventID
-	}
-	it := item{gen: s.gen, ev: Event{ID: s.lastSeen, Type: e.Type, Data: e.Data}, silent: e.Data == "", read: s.readAt}
-	s.idle.Stop()
-	defer s.idle.Reset(s.idleTimeout)
-	select {
-	case f.items <- it:
-	case <-ctx.Done():
-	}
-}
-
-// take decides what the Events loop yields after it took it (nil when it
-// woke for an owed break): the owed break first, it kept for the next
-// round; else it, when it belongs to the live stream and has data. An
-// item of the live stream makes its id the position.
-func (f *feed) take(it *item) (ev Event, ok bool, err error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.lost != nil {
-		err, f.lost = f.lost, nil
-		if it != nil {
-			f.stash = it
-		}
-		return Event{}, false, err
-	}
-	if it == nil || it.gen != f.gen {
-		return Event{}, false, nil
-	}
-	if it.ev.ID != "" {
-		f.lastID = it.ev.ID
-	}
-	return it.ev, !it.silent, nil
-}
-
-// unstash returns the item a loop took but did not yield.
-func (f *feed) unstash() *item {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	it := f.stash
-	f.stash = nil
-	return it
-}
-
-// owed returns the owed break, if any, and clears it.
-func (f *feed) owed() error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	err := f.lost
-	f.lost = nil
-	return err
+	return f.pos
 }
 
 // last returns the id of the last event delivered.
@@ -147,4 +64,168 @@ func (f *feed) last() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.lastID
+}
+
+// put appends it to the ring; under mu.
+func (f *feed) put(it item) {
+	if f.n == len(f.q) {
+		q := make([]item, max(8, 2*len(f.q)))
+		for i := range f.n {
+			q[i] = f.q[(f.head+i)%len(f.q)]
+		}
+		f.q, f.head = q, 0
+	}
+	f.q[(f.head+f.n)%len(f.q)] = it
+	f.n++
+	if it.err != nil || !it.silent {
+		f.waiting++
+	}
+}
+
+// push queues it, an event a stream read, waiting while the queue is
+// full. It reports false, queueing nothing, when done (the stream's end)
+// comes first or the program has held the read back for hold: a pause.
+func (f *feed) push(done <-chan struct{}, it item) bool {
+	f.mu.Lock()
+	for f.events >= f.max {
+		now := time.Now().UnixNano()
+		if f.heldSince == 0 {
+			f.heldSince = now
+		}
+		left := f.hold - time.Duration(now-f.heldSince)
+		if left <= 0 || !f.await(done, f.max-1, left) {
+			f.mu.Unlock()
+			return false
+		}
+	}
+	f.put(it)
+	f.events++
+	f.pos = it.ev.ID
+	wake := f.n >= f.max/2+1
+	f.mu.Unlock()
+	if wake {
+		f.flush()
+	}
+	return true
+}
+
+// await waits, mu held, until events <= want, d passes or done ends; it
+// reports whether it was woken for room, with mu held again.
+func (f *feed) await(done <-chan struct{}, want int, d time.Duration) bool {
+	f.want = want
+	f.mu.Unlock()
+	f.flush()
+	if f.timer == nil {
+		f.timer = time.NewTimer(d)
+	} else {
+		f.timer.Reset(d)
+	}
+	woken := false
+	select {
+	case <-f.room:
+		woken = true
+	case <-f.timer.C:
+	case <-done:
+	}
+	f.timer.Stop()
+	f.mu.Lock()
+	f.want = -1
+	select { // a wake-up that came after the timer
+	case <-f.room:
+	default:
+	}
+	return woken
+}
+
+// waitRoom waits, for a paused stream, until the program has taken the
+// queue down to half, d passes or done ends.
+func (f *feed) waitRoom(done <-chan struct{}, d time.Duration) {
+	deadline := time.Now().Add(d)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.events > f.max/2 {
+		left := time.Until(deadline)
+		if left <= 0 || !f.await(done, f.max/2, left) {
+			return
+		}
+	}
+}
+
+// pushBreak owes err to the program, after what was read before it. A
+// break right after another is one break: the first, unless that was a
+// pause (ErrBehind), which says less.
+func (f *feed) pushBreak(err error) {
+	f.mu.Lock()
+	var tail *item
+	if f.n > 0 {
+		tail = &f.q[(f.head+f.n-1)%len(f.q)]
+	}
+	switch {
+	case tail == nil || tail.err == nil:
+		f.put(item{err: err, at: time.Now().UnixNano()})
+	case errors.Is(tail.err, ErrBehind):
+		tail.err = err
+	}
+	f.mu.Unlock()
+	f.flush()
+}
+
+// flush wakes the loop if it waits for what was queued. The read calls it
+// before each body read and wait, so that the loop is woken once for what
+// one read brought rather than once per event.
+func (f *feed) flush() {
+	if f.sleeping.Load() && f.sleeping.CompareAndSwap(true, false) {
+		select {
+		case f.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// next takes the oldest item; ok is false when there is none, and then the
+// loop is to wait on wake.
+func (f *feed) next() (it item, ok bool) {
+	f.mu.Lock()
+	if f.n == 0 {
+		f.sleeping.Store(true)
+		f.mu.Unlock()
+		return item{}, false
+	}
+	it = f.q[f.head]
+	f.q[f.head] = item{}
+	f.head = (f.head + 1) % len(f.q)
+	f.n--
+	if it.err != nil || !it.silent {
+		f.waiting--
+	}
+	if it.err == nil {
+		f.events--
+		f.lastID = it.ev.ID
+		if f.events <= f.max/2 {
+			f.heldSince = 0
+		}
+		if f.events <= f.want {
+			f.want = -1
+			select {
+			case f.room <- struct{}{}:
+			default:
+			}
+		}
+	}
+	f.mu.Unlock()
+	return it, true
+}
+
+// lag is the program's lag at now.
+func (f *feed) lag(now time.Time) health.Lag {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	l := health.Lag{Waiting: f.waiting}
+	for i := range f.n {
+		if it := &f.q[(f.head+i)%len(f.q)]; it.err != nil || !it.silent {
+			l.Oldest = max(now.Sub(time.Unix(0, it.at)), 0)
+			break
+		}
+	}
+	return l
 }

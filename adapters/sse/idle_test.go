@@ -3,6 +3,7 @@ package sse_test
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -72,39 +73,71 @@ func TestKeepAliveCommentsKeepTheStream(t *testing.T) {
 	assert.Equal(t, uint64(1), st.Connects)
 }
 
-// TestSlowProgramIsNotASilentServer: with a buffer of one and a program
-// that takes nothing for 3 IdleTimeouts, the read waits for the program,
-// and that wait is not silence: the event the server sent meanwhile is
-// read after it, on the same stream.
-func TestSlowProgramIsNotASilentServer(t *testing.T) {
+// TestSlowProgramPausesTheStream: with a buffer of one and a program that
+// takes nothing for 3 IdleTimeouts, the read does not wait for it past
+// IdleTimeout/3: the stream is paused (ErrBehind, not ErrIdleTimeout, and
+// no loss for the supervisor: one Connect), the server checked meanwhile,
+// and the stream resumed after the last event read once the program took
+// it: every event once, in order. While it was busy, Status said how far
+// behind it was.
+func TestSlowProgramPausesTheStream(t *testing.T) {
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		from, _ := strconv.Atoi(r.Header.Get("Last-Event-ID"))
 		stream(w)
-		for i := 1; i <= 5; i++ {
-			send(w, fmt.Sprint(i), fmt.Sprint(i))
+		for i := from + 1; i <= 6; i++ {
+			send(w, strconv.Itoa(i), strconv.Itoa(i))
 		}
-		select {
-		case <-time.After(2 * idle): // the program is still busy
-			send(w, "6", "6")
-		case <-r.Context().Done():
-		}
-		<-r.Context().Done()
+		keepAlive(w, r)
 	})
 	o := testOptions()
 	o.IdleTimeout = idle
 	o.Buffer = 1
-	busy := true
+	var (
+		busy = true
+		lag  health.Lag
+		cl   = make(chan *client, 1)
+	)
 	c := start(t, srv.URL+"/events", o, func(got) {
 		if busy {
 			busy = false
 			time.Sleep(3 * idle) // a slow program, on purpose
+			lag = (<-cl).Lag()
 		}
 	})
-	for i := 1; i <= 6; i++ {
+	cl <- c
+	var data []string
+	for len(data) < 6 {
 		g := c.next(t, 5*time.Second)
-		require.NoError(t, g.err, "event %d", i)
-		assert.Equal(t, fmt.Sprint(i), g.ev.Data)
+		if g.err != nil {
+			assert.ErrorIs(t, g.err, sse.ErrBehind)
+			assert.ErrorContains(t, g.err, "sse: read: the program fell behind the stream: 1 events waited")
+			continue
+		}
+		data = append(data, g.ev.Data)
 	}
 	st := c.Status()
 	require.NoError(t, c.stop())
-	assert.Equal(t, uint64(1), st.Connects, "one stream")
+	assert.Equal(t, []string{"1", "2", "3", "4", "5", "6"}, data)
+	assert.Equal(t, health.Connected, st.State, "%v", st.Err)
+	assert.Equal(t, uint64(1), st.Connects, "one stream for the supervisor")
+	assert.GreaterOrEqual(t, srv.count(), 3, "paused, checked and resumed")
+	assert.Equal(t, "2", srv.request(2).Header.Get("Last-Event-ID"), "resumed after the last event read")
+	t.Logf("lag while busy: %+v; %d requests", lag, srv.count())
+	assert.GreaterOrEqual(t, lag.Waiting, 2, "event 2 and the pause")
+	assert.GreaterOrEqual(t, lag.Oldest, 2*idle)
+}
+
+// keepAlive sends a comment every IdleTimeout/4 until the request ends.
+func keepAlive(w http.ResponseWriter, r *http.Request) {
+	tick := time.NewTicker(idle / 4)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-tick.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			w.(http.Flusher).Flush()
+		}
+	}
 }

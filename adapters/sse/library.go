@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/redial-go/redial/internal/httpcore"
 )
@@ -14,50 +15,62 @@ import (
 // streaming GET, the read (Watch) and the close.
 type library struct {
 	*httpcore.Core
-	feed *feed // where the events go, and the position the next request resumes from
+	feed    *feed         // where the events go, and the position the next request resumes from
+	retry   *reconnection // the server's last `retry:`
+	timeout time.Duration // the supervisor's ConnectTimeout: bounds a resumed request too
 }
 
 // Dial makes one streaming GET, bounded by ctx (the supervisor's
 // ConnectTimeout) until the server has answered, and returns the stream
 // once the answer is 200 text/event-stream. The request carries
-// Accept: text/event-stream, Cache-Control: no-cache and, when the
-// program has received an event with an id (or Options.LastEventID is
-// set), Last-Event-ID: that id. A failed attempt leaves nothing open.
+// Accept: text/event-stream, Cache-Control: no-cache and, when a stream
+// gave an event id (or Options.LastEventID is set), Last-Event-ID: the
+// last one read. A failed attempt leaves nothing open.
 func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, _ *httpcore.State) (*Stream, *http.Response, error) {
-	lastID, gen := l.feed.position()
-	s := newStream(l.Core, gen, lastID)
-	unbind := context.AfterFunc(ctx, func() { s.cancel(context.Cause(ctx)) })
-	req, err := http.NewRequestWithContext(s.ctx, http.MethodGet, a.Raw, nil)
+	g, resp, err := l.open(ctx, a)
+	if g == nil {
+		return nil, resp, err
+	}
+	return &Stream{attempt: a, leg: g, lastSeen: l.feed.position()}, nil, nil
+}
+
+// open makes one request of a's, resuming from the feed's position; a
+// refusal is (nil, resp, nil).
+func (l *library) open(ctx context.Context, a *httpcore.Attempt) (*leg, *http.Response, error) {
+	resumed := l.feed.position()
+	g := newLeg(l.Core)
+	unbind := context.AfterFunc(ctx, func() { g.cancel(context.Cause(ctx)) })
+	req, err := http.NewRequestWithContext(g.ctx, http.MethodGet, a.Raw, nil)
 	if err != nil { // the url was checked: this is the hook's doing
 		unbind()
-		s.close()
+		g.close()
 		return nil, nil, err
 	}
 	req.Header = a.Header
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Cache-Control", "no-cache")
 	req.Header.Del("Last-Event-ID")
-	if lastID != "" {
-		req.Header.Set("Last-Event-ID", lastID)
+	if resumed != "" {
+		req.Header.Set("Last-Event-ID", resumed)
 	}
-	resp, err := (&http.Client{Transport: s.tr}).Do(req)
+	resp, err := (&http.Client{Transport: g.tr}).Do(req)
 	if !unbind() { // ctx ended: the attempt timed out, or the supervisor stops
 		if err == nil {
 			_ = resp.Body.Close()
 		}
-		s.close()
+		g.close()
 		return nil, nil, fmt.Errorf("%w", context.Cause(ctx))
 	}
 	if err != nil {
-		s.close()
+		g.close()
 		return nil, nil, err
 	}
 	if resp.StatusCode != http.StatusOK || mediaType(resp.Header.Get("Content-Type")) != "text/event-stream" {
-		s.close() // the core closes the body unread: one that echoes the request never reaches an error
+		g.close() // the core closes the body unread: one that echoes the request never reaches an error
 		return nil, resp, nil
 	}
-	s.open(resp)
-	return s, nil, nil
+	g.open(resp, l.feed, resumed)
+	return g, nil, nil
 }
 
 // mediaType returns the media type of a Content-Type value, lower case,
@@ -70,10 +83,9 @@ func mediaType(ct string) string {
 	return strings.ToLower(strings.TrimSpace(mt))
 }
 
-// Close closes s: its body, its connection and its transport. Events it
-// read that the program has not taken yet are dropped (see Events).
+// Close closes s. Events it read that the program has not taken yet are
+// still delivered (see Events).
 func (l *library) Close(s *Stream, _ *httpcore.State) error {
-	l.feed.fence(s, nil)
 	s.close()
 	return nil
 }

@@ -48,15 +48,15 @@ type Options struct {
 
 	// LastEventID is where the first connection resumes: sent as
 	// Last-Event-ID on the first request, as every later request sends the
-	// id of the last event the program received (see Client.LastEventID,
-	// which a program that persists its position saves). "" means from
-	// what the server sends a new client.
+	// id of the last event read (see Client.LastEventID, which a program
+	// that persists its position saves). "" means from what the server
+	// sends a new client.
 	LastEventID string
 	// IdleTimeout is how long the stream may stay silent before it is
 	// treated as broken and replaced; 0 means DefaultIdleTimeout (15s).
 	// Servers send comment lines as keep-alives, which count as data: set
-	// it above the server's keep-alive interval. Time the Client spends
-	// waiting for the program to take an event does not count.
+	// it above the server's keep-alive interval. A program that holds the
+	// read back for a third of it pauses the stream (see Buffer).
 	IdleTimeout time.Duration
 	// ReadLimit is the largest event, in bytes on the wire, that a read
 	// accepts; 0 means 1 MiB. A larger event fails the read
@@ -66,9 +66,9 @@ type Options struct {
 	// that each stream resumes just before it) makes the Client give up.
 	ReadLimit int64
 	// Buffer is how many events the Client reads ahead of the program; 0
-	// means DefaultBuffer (64). When it is full the Client stops reading
-	// until the program catches up. Events read but not yet delivered when
-	// the stream breaks are dropped and fetched again (see Events).
+	// means DefaultBuffer (64). When it is full the read waits, for
+	// IdleTimeout/3 at most: then the stream is paused (ErrBehind) and
+	// resumed once the program has taken half of it (see the package doc).
 	Buffer int
 
 	// Supervisor configures the Client's supervisor; see supervisor.New

@@ -1,14 +1,17 @@
 package sse_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
 )
@@ -32,12 +35,11 @@ func historyServer(t *testing.T, delivered <-chan struct{}) *server {
 	})
 }
 
-// TestUndeliveredEventsAreFetchedAgain: the Client has read events 2..5
-// ahead of a program still busy with event 1 when the stream ends. They
-// were never delivered, so the next request resumes after 1, the last
-// event delivered, not after 5, the last one read: the program gets 1,
-// the break, then 2..5 from the new stream, none lost, none twice.
-func TestUndeliveredEventsAreFetchedAgain(t *testing.T) {
+// TestReadAheadEventsComeBeforeTheBreak: the Client has read events 2..5
+// ahead of a program still busy with event 1 when the stream ends. The
+// program gets them, then the break, in the server's order, and the next
+// request resumes after 5, the last event read: none lost, none twice.
+func TestReadAheadEventsComeBeforeTheBreak(t *testing.T) {
 	delivered := make(chan struct{})
 	srv := historyServer(t, delivered)
 	o := testOptions()
@@ -64,9 +66,10 @@ func TestUndeliveredEventsAreFetchedAgain(t *testing.T) {
 		seq = append(seq, g.ev.ID)
 		assert.Equal(t, "event "+g.ev.ID, g.ev.Data)
 	}
-	assert.Equal(t, []string{"1", "error", "2", "3", "4", "5"}, seq)
+	assert.Equal(t, []string{"1", "2", "3", "4", "5", "error"}, seq)
+	testkit.WaitStatus(t, c, 5*time.Second, "the second stream", connected(2))
 	assert.Empty(t, srv.request(1).Header.Get("Last-Event-ID"))
-	assert.Equal(t, "1", srv.request(2).Header.Get("Last-Event-ID"), "resumes after the last event delivered")
+	assert.Equal(t, "5", srv.request(2).Header.Get("Last-Event-ID"), "resumes after the last event read")
 	assert.Equal(t, "5", c.LastEventID())
 	require.NoError(t, c.stop())
 }
@@ -97,5 +100,55 @@ func TestEveryReconnectSendsTheLastDeliveredID(t *testing.T) {
 	for n := 2; n <= 5; n++ {
 		assert.Equal(t, "id-"+strconv.Itoa(n-1), srv.request(n).Header.Get("Last-Event-ID"), "request %d", n)
 	}
+	require.NoError(t, c.stop())
+}
+
+// TestEmptyIDResetsThePosition: as EventSource's, an empty id field resets
+// the last event id, on the stream that set one and on one resumed from
+// it, where events without an id field carry the resumed id (a body that
+// starts with a BOM too): a reset event has no ID, and the next request
+// sends no Last-Event-ID. Each stream ends once its events were delivered.
+func TestEmptyIDResetsThePosition(t *testing.T) {
+	delivered := make(chan struct{}, 5)
+	streams := []string{
+		"id: 7\ndata: a\n\nid\ndata: b\n\n", // a field name alone: an empty value
+		"id: 8\ndata: c\n\n",
+		"\xef\xbb\xbfdata: d\n\n",
+		"id:\ndata: e\n\n",
+	}
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		stream(w)
+		if n > len(streams) {
+			<-r.Context().Done()
+			return
+		}
+		fmt.Fprint(w, streams[n-1])
+		w.(http.Flusher).Flush()
+		for range strings.Count(streams[n-1], "data") {
+			select {
+			case <-delivered:
+			case <-r.Context().Done():
+				return
+			}
+		}
+	})
+	c := start(t, srv.URL+"/events", testOptions(), func(g got) {
+		if g.err == nil {
+			delivered <- struct{}{}
+		}
+	})
+	var evs []sse.Event
+	for len(evs) < 5 {
+		if g := c.next(t, 5*time.Second); g.err == nil {
+			evs = append(evs, g.ev)
+		}
+	}
+	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", connected(5))
+	assert.Equal(t, []sse.Event{{ID: "7", Data: "a"}, {Data: "b"}, {ID: "8", Data: "c"}, {ID: "8", Data: "d"}, {Data: "e"}}, evs)
+	assert.Empty(t, srv.request(2).Header.Values("Last-Event-ID"), "none after a reset")
+	assert.Equal(t, "8", srv.request(3).Header.Get("Last-Event-ID"))
+	assert.Equal(t, "8", srv.request(4).Header.Get("Last-Event-ID"), "an event without an id keeps it")
+	assert.Empty(t, srv.request(5).Header.Values("Last-Event-ID"), "none after a reset on a resumed stream")
+	assert.Empty(t, c.LastEventID())
 	require.NoError(t, c.stop())
 }

@@ -75,3 +75,45 @@ func TestWithoutRetryFieldTheBackoffDecides(t *testing.T) {
 	assert.Less(t, st.NextAttempt.Sub(st.LastFailure), time.Second)
 	require.NoError(t, c.stop())
 }
+
+// TestRetryFieldLastsForTheClientsLife: as EventSource's reconnection
+// time, a `retry:` holds after the stream it came on: the wait after a
+// later stream that sent none, and after a failed attempt, is at least as
+// long (issue 22: it was 401ms after a stream without one, not 1.5s).
+func TestRetryFieldLastsForTheClientsLife(t *testing.T) {
+	const retry = 500 * time.Millisecond
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch n {
+		case 1:
+			stream(w)
+			fmt.Fprintf(w, "retry: %d\n\n", retry.Milliseconds())
+			send(w, "1", "says retry")
+		case 2:
+			stream(w)
+			send(w, "2", "says nothing")
+		case 3:
+			http.Error(w, "busy", http.StatusServiceUnavailable) // no Retry-After
+		default:
+			stream(w)
+			<-r.Context().Done()
+		}
+	})
+	c := start(t, srv.URL+"/events", testOptions(), nil)
+	ch, stop := c.Subscribe()
+	defer stop()
+	for _, step := range []struct {
+		what string
+		ok   func(health.Status) bool
+	}{
+		{"the loss of the stream that said retry", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 1 }},
+		{"the loss of the stream that said nothing", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 2 }},
+		{"the refused attempt", func(st health.Status) bool { return st.State == health.Backoff && st.Attempt == 1 }},
+	} {
+		st := testkit.Until(t, ch, 5*time.Second, step.what, step.ok)
+		wait := st.NextAttempt.Sub(st.LastFailure)
+		t.Logf("%s: next attempt %v after it (%v)", step.what, wait, st.Err)
+		assert.GreaterOrEqual(t, wait, retry, step.what)
+		assert.Less(t, wait, retry+100*time.Millisecond, "%s: the hint, not more", step.what)
+	}
+	require.NoError(t, c.stop())
+}

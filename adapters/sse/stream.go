@@ -5,78 +5,145 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-// errClosed is the cause of a stream's context once Close or Watch's end
-// has ended it.
+// errClosed is the cause of a leg's context once it was closed.
 var errClosed = errors.New("stream closed")
 
-// Stream is one streaming GET: the Client's connection, which only the
-// Client reads. A program may hand the one the supervisor's Conn gives to
-// Invalidate, to replace it.
+// Stream is the Client's connection, which only the Client reads: the
+// streaming GETs of one attempt. A program may hand the one the
+// supervisor's Conn gives to Invalidate, to replace it.
 type Stream struct {
-	ctx     context.Context
-	cancel  context.CancelCauseFunc
-	tr      *httpcore.Transport // this stream's own: closed with it, nothing pooled
-	resp    *http.Response      // nil until the server answered
-	gen     uint64              // the feed's generation this stream delivers to
-	resumed string              // the Last-Event-ID the request sent
+	attempt *httpcore.Attempt // what every request of the stream sends
 
-	idle        *time.Timer // fires after IdleTimeout of silence; stopped while an event waits for the program
-	idleTimeout time.Duration
+	mu     sync.Mutex
+	leg    *leg // the request being read; nil while paused
+	closed bool
 
-	// lastSeen is the newest non-empty id the stream gave, or resumed:
-	// the ID of an event that has none of its own; read counts the events
-	// it gave; readAt is when the body last brought data (UnixNano). Watch's
-	// goroutine only.
+	// Watch's goroutine only: the last id the stream gave (the resumed
+	// one before any) and the events it gave, the place of a poison event.
 	lastSeen string
 	read     int
-	readAt   int64
 }
 
-// newStream returns a stream whose request and dials end with its ctx.
-func newStream(c *httpcore.Core, gen uint64, resumed string) *Stream {
+// leg is one streaming GET of a Stream: one to begin with, and one more
+// each time the stream resumes after a pause.
+type leg struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	tr     *httpcore.Transport // the leg's own: closed with it, nothing pooled
+	resp   *http.Response      // nil until the server answered
+	idle   *time.Timer         // fires after IdleTimeout of silence
+	wait   time.Duration       // IdleTimeout
+
+	// Watch's goroutine only.
+	readAt int64 // UnixNano of the last body read that brought data
+	skip   bool  // the first block go-sse dispatches is the resumed id's (see open): not an event
+	over   bool  // paused: what go-sse still parses is dropped
+}
+
+func newLeg(c *httpcore.Core) *leg {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	s := &Stream{ctx: ctx, cancel: cancel, gen: gen, resumed: resumed, lastSeen: resumed, idleTimeout: c.IdleTimeout}
-	s.tr = c.NewTransport(ctx)
-	return s
+	g := &leg{ctx: ctx, cancel: cancel, wait: c.IdleTimeout}
+	g.tr = c.NewTransport(ctx)
+	return g
 }
 
-// open makes resp the stream's and starts the idle timer: every read that
-// brings data rearms it.
-func (s *Stream) open(resp *http.Response) {
-	s.idle = time.AfterFunc(s.idleTimeout, func() { s.cancel(ErrIdleTimeout) })
-	resp.Body = &idleBody{ReadCloser: resp.Body, s: s}
-	s.resp = resp
+// open makes resp the leg's and starts the idle timer, which every body
+// read that brings data rearms. The body starts with an id field that
+// sets go-sse's last event id to resumed, so that an empty id field the
+// server sends resets it, as EventSource's does, instead of looking like
+// no id at all.
+func (g *leg) open(resp *http.Response, f *feed, resumed string) {
+	g.idle = time.AfterFunc(g.wait, func() { g.cancel(ErrIdleTimeout) })
+	b := &legBody{ReadCloser: resp.Body, g: g, f: f}
+	if resumed != "" {
+		b.prefix, b.bom, g.skip = "id: "+resumed+"\n\n", true, true
+	}
+	resp.Body = b
+	g.resp = resp
 }
 
-// close ends everything of the stream: its context, its body, its
-// transport and the dials in progress, which it waits for.
+// close ends the leg: its context, its body, its transport and the dials
+// in progress, which it waits for.
+func (g *leg) close() {
+	if g.idle != nil {
+		g.idle.Stop()
+	}
+	g.cancel(errClosed)
+	if g.resp != nil {
+		_ = g.resp.Body.Close()
+	}
+	g.tr.End()
+}
+
+// current returns the leg being read, nil when there is none.
+func (s *Stream) current() *leg {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.leg
+}
+
+// setLeg makes g the leg being read (nil: none) and closes the one before;
+// after close, g is closed instead.
+func (s *Stream) setLeg(g *leg) {
+	s.mu.Lock()
+	old := s.leg
+	if s.closed {
+		old, g = g, nil
+	}
+	s.leg = g
+	s.mu.Unlock()
+	if old != nil {
+		old.close()
+	}
+}
+
+// close closes the leg being read; no leg is read after.
 func (s *Stream) close() {
-	if s.idle != nil {
-		s.idle.Stop()
+	s.mu.Lock()
+	old := s.leg
+	s.leg, s.closed = nil, true
+	s.mu.Unlock()
+	if old != nil {
+		old.close()
 	}
-	s.cancel(errClosed)
-	if s.resp != nil {
-		_ = s.resp.Body.Close()
-	}
-	s.tr.End()
 }
 
-// idleBody is a response body whose reads rearm its stream's idle timer.
-type idleBody struct {
+// legBody is a leg's response body: it serves the resumed id first, and
+// its reads wake the program's loop for what the last one brought and
+// rearm the idle timer.
+type legBody struct {
 	io.ReadCloser
-	s *Stream
+	g      *leg
+	f      *feed
+	prefix string
+	bom    bool // the body's own first bytes are still to come: a BOM there is dropped, as go-sse does at a stream's start
 }
 
-func (b *idleBody) Read(p []byte) (int, error) {
+const bom = "\xef\xbb\xbf"
+
+func (b *legBody) Read(p []byte) (int, error) {
+	b.f.flush()
+	if b.prefix != "" {
+		n := copy(p, b.prefix)
+		b.prefix = b.prefix[n:]
+		return n, nil
+	}
 	n, err := b.ReadCloser.Read(p)
 	if n > 0 {
-		b.s.idle.Reset(b.s.idleTimeout)
-		b.s.readAt = time.Now().UnixNano()
+		if b.bom {
+			b.bom = false
+			if n >= len(bom) && string(p[:len(bom)]) == bom {
+				n = copy(p, p[len(bom):n])
+			}
+		}
+		b.g.idle.Reset(b.g.wait)
+		b.g.readAt = time.Now().UnixNano()
 	}
 	return n, err
 }

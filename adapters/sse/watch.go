@@ -13,42 +13,79 @@ import (
 
 	gosse "github.com/tmaxmax/go-sse"
 
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/redact"
 )
 
 // Watch is the read: it runs on the supervisor's goroutine, parses the
-// stream with go-sse and hands each event to the program's Events loop
-// through the bounded buffer, waiting while the buffer is full. It returns
-// when the stream breaks (the server ended it, the network failed, the
-// stream stayed silent for IdleTimeout, an event exceeded ReadLimit),
-// with the server's last `retry:` as a backoff.RetryAfter hint, or when
-// ctx ends (the supervisor stops). The events read but not yet taken by
-// the program are then dropped, and a break is owed to the program as one
-// error (see Events).
-func (l *library) Watch(ctx context.Context, s *Stream, _ *httpcore.State) error {
-	err := l.read(ctx, s)
-	if ctx.Err() != nil {
-		l.feed.fence(s, nil)
-		return ctx.Err()
+// stream with go-sse and queues each event for the program's Events loop
+// at once. It returns when the stream breaks (the server ended it, the
+// network failed, the stream stayed silent for IdleTimeout, an event
+// exceeded ReadLimit, a resumed request failed), or when ctx ends (the
+// supervisor stops). A break is owed to the program as one error, after
+// the events read before it.
+//
+// When the program has held the read back for IdleTimeout/3 (see feed),
+// the stream is paused: its request is closed, the pause owed to the
+// program as an ErrBehind error, and a new request resumes after the last
+// event read once the program has taken half the buffer, or after another
+// IdleTimeout/3 to check on the server (it is then paused again at its
+// first event). So a dead server is found within IdleTimeout however slow
+// the program.
+func (l *library) Watch(ctx context.Context, s *Stream, st *httpcore.State) error {
+	hold := l.feed.hold
+	defer l.feed.flush() // what the last leg queued, when ctx ended it
+	for {
+		err := l.read(ctx, s)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if !errors.Is(err, ErrBehind) {
+			l.feed.pushBreak(fmt.Errorf("sse: %w", err))
+			return err
+		}
+		l.feed.pushBreak(fmt.Errorf("sse: read: %w: %d events waited %v; paused, resuming after the last event read", ErrBehind, l.feed.max, hold))
+		l.feed.waitRoom(ctx.Done(), hold)
+		if err := l.resume(ctx, s, st.Endpoint); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			l.feed.pushBreak(fmt.Errorf("sse: %w", err))
+			return err
+		}
 	}
-	l.feed.fence(s, fmt.Errorf("sse: %w", err))
-	return err
 }
 
-// read parses s's body until it fails, and returns why, made safe: an
-// event over ReadLimit at the same place as the last PoisonBreaks-1 breaks
-// is final (see httpcore.Core.OverLimit).
+// resume opens s's next leg, within ConnectTimeout and IdleTimeout/3.
+func (l *library) resume(ctx context.Context, s *Stream, endpoint int) error {
+	rctx, cancel := context.WithTimeout(ctx, min(l.timeout, l.feed.hold))
+	defer cancel()
+	g, resp, err := l.open(rctx, s.attempt)
+	if g == nil {
+		return l.RequestError(rctx, endpoint, err, resp)
+	}
+	s.setLeg(g)
+	return nil
+}
+
+// read parses s's current leg until it fails, closes it, and returns why,
+// made safe: ErrBehind for a pause; an event over ReadLimit at the same
+// place as the last PoisonBreaks-1 breaks is final (see
+// httpcore.Core.OverLimit).
 //
 // go-sse parses a stream it holds only through a Connection, the one API
 // of it that reports the `retry:` field (sse.Read drops it): the
-// Connection is given s's response by a RoundTripper that hands it out
-// once, and asked to retry once, so that its OnRetry reports the wait
+// Connection is given the leg's response by a RoundTripper that hands it
+// out once, and asked to retry once, so that its OnRetry reports the wait
 // the server asked for, which ends it. Its own backoff is neutralized: a
 // 1ns base (no `retry:` rounds to no hint) and the least jitter.
 func (l *library) read(ctx context.Context, s *Stream) error {
-	stop := context.AfterFunc(ctx, func() { s.cancel(errClosed) })
+	g := s.current()
+	if g == nil {
+		return errClosed
+	}
+	defer s.setLeg(nil)
+	stop := context.AfterFunc(ctx, func() { g.cancel(errClosed) })
 	defer stop()
 	cctx, over := context.WithCancel(context.Background())
 	defer over()
@@ -57,7 +94,7 @@ func (l *library) read(ctx context.Context, s *Stream) error {
 		retry time.Duration
 	)
 	client := gosse.Client{
-		HTTPClient:        &http.Client{Transport: &heldResponse{resp: s.resp}},
+		HTTPClient:        &http.Client{Transport: &heldResponse{resp: g.resp}},
 		ResponseValidator: gosse.NoopValidator, // Connect checked the answer
 		Backoff:           gosse.Backoff{InitialInterval: time.Nanosecond, Jitter: 1e-9, MaxRetries: 1},
 		OnRetry: func(err error, next time.Duration) {
@@ -71,24 +108,42 @@ func (l *library) read(ctx context.Context, s *Stream) error {
 	}
 	conn := client.NewConnection(req)
 	conn.Buffer(nil, int(min(l.ReadLimit, math.MaxInt)))
-	conn.SubscribeToAll(func(e gosse.Event) { l.feed.deliver(ctx, s, e) })
+	conn.SubscribeToAll(func(e gosse.Event) { l.deliver(s, g, e) })
 	if err := conn.Connect(); lost == nil {
 		lost = err
+	}
+	l.retry.set(retry)
+	if errors.Is(context.Cause(g.ctx), ErrBehind) {
+		return ErrBehind
 	}
 	var ce *gosse.ConnectionError
 	if errors.As(lost, &ce) {
 		lost = ce.Err // without the request
 	}
-	err = l.lossError(s, lost)
-	if d := retry.Round(time.Millisecond); d > 0 {
-		err = backoff.RetryAfter(err, d)
-	}
-	return err
+	return l.lossError(s, g, lost)
 }
 
-// lossError says why s broke, masked, with only safe parts of err's chain.
-func (l *library) lossError(s *Stream, err error) error {
-	cause := context.Cause(s.ctx)
+// deliver queues e, which leg g of s read. An event that finds the
+// program too far behind pauses g.
+func (l *library) deliver(s *Stream, g *leg, e gosse.Event) {
+	if g.skip || g.over {
+		g.skip = false
+		return
+	}
+	it := item{ev: Event{ID: e.LastEventID, Type: e.Type, Data: e.Data}, silent: e.Data == "", at: g.readAt}
+	if !l.feed.push(g.ctx.Done(), it) {
+		g.over = true
+		g.cancel(ErrBehind)
+		return
+	}
+	s.read++
+	s.lastSeen = e.LastEventID
+}
+
+// lossError says why leg g of s broke, masked, with only safe parts of
+// err's chain.
+func (l *library) lossError(s *Stream, g *leg, err error) error {
+	cause := context.Cause(g.ctx)
 	var text string
 	var keep []error
 	switch {

@@ -27,7 +27,8 @@ type StatusPageOptions struct {
 // StatusPage returns a handler serving one self-contained HTML page for
 // operators: one row per source of r with its state (colour and word), since
 // when, the failed attempts, the next attempt as a countdown, the
-// reconnects in the last minute, the endpoint, and the last transitions
+// reconnects in the last minute, the lag behind its feed (in red over its
+// MaxLag), the endpoint, and the last transitions
 // drawn as an inline SVG timeline (from the source's History, when it is a
 // HistorySource). The page loads nothing from elsewhere — no scripts,
 // fonts or styles — and sends a Content-Security-Policy that allows only

@@ -123,3 +123,32 @@ func TestStatusPageEscapesTheData(t *testing.T) {
 	var v map[string]any
 	assert.NoError(t, json.Unmarshal([]byte(m[1]), &v), "the data block is JSON")
 }
+
+// TestStatusPageShowsLag: the page's data carries a feed's lag and whether
+// it is over its MaxLag, and the page has a column for it.
+func TestStatusPageShowsLag(t *testing.T) {
+	var r health.Registry
+	r.AddWith("feed", lagSource{health.Lag{Waiting: 64, Oldest: 3200 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: time.Second})
+	page := healthhttp.StatusPage(&r, healthhttp.StatusPageOptions{})
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status?format=json", nil))
+	var snap struct {
+		Ready   bool `json:"ready"`
+		Sources []struct {
+			Lag struct {
+				Waiting int     `json:"waiting"`
+				Oldest  float64 `json:"oldest_seconds"`
+			} `json:"lag"`
+			Lagging bool `json:"lagging"`
+		} `json:"sources"`
+	}
+	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &snap), rec.Body.String())
+	assert.False(t, snap.Ready, "3.2s behind a MaxLag of 1s")
+	require.Len(t, snap.Sources, 1)
+	assert.Equal(t, 64, snap.Sources[0].Lag.Waiting)
+	assert.InDelta(t, 3.2, snap.Sources[0].Lag.Oldest, 1e-9)
+	assert.True(t, snap.Sources[0].Lagging)
+	rec = httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status", nil))
+	assert.Contains(t, rec.Body.String(), "<th>lag</th>")
+}

@@ -10,12 +10,14 @@ import (
 )
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
-// /readyz): 200 when every critical source of r is Connected, 503
-// otherwise, with a JSON body listing every source's name, state,
-// criticality and counts. With ?verbose=1 the body adds the last error,
-// redacted, as last_error beside last_failure (when it happened), so a
-// source that is connected again does not look broken. A pod whose
-// database is down stops receiving traffic but is not restarted.
+// /readyz): 200 when every critical source of r is Connected and within
+// its MaxLag, 503 otherwise, with a JSON body listing every source's name,
+// state, criticality, counts and lag behind its feed (items waiting and
+// the oldest's age; lagging when over its MaxLag). With ?verbose=1 the body
+// adds the last error, redacted, as last_error beside last_failure (when
+// it happened), so a source that is connected again does not look broken.
+// A pod whose database is down stops receiving traffic but is not
+// restarted.
 func ReadyHandler(r *health.Registry) http.Handler {
 	return probe(r, health.Entries.Ready)
 }
@@ -44,13 +46,23 @@ type sourceReport struct {
 	NextAttempt *time.Time   `json:"next_attempt,omitempty"`
 	LastError   string       `json:"last_error,omitempty"` // with ?verbose=1 only
 	LastFailure *time.Time   `json:"last_failure,omitempty"`
+	Lag         *lagReport   `json:"lag,omitempty"`     // while items wait for the program
+	Lagging     bool         `json:"lagging,omitempty"` // over its MaxLag: not ready
+}
+
+type lagReport struct {
+	Waiting int     `json:"waiting"`
+	Oldest  float64 `json:"oldest_seconds"`
 }
 
 // reportOf is e as both probes and the page show it; verbose adds the
 // last error, redacted, and when it happened.
 func reportOf(e health.Entry, verbose bool) sourceReport {
 	st := e.Status
-	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects}
+	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects, Lagging: e.Lagging()}
+	if e.Lag.Waiting > 0 {
+		sr.Lag = &lagReport{Waiting: e.Lag.Waiting, Oldest: e.Lag.Oldest.Seconds()}
+	}
 	if !st.NextAttempt.IsZero() && st.State == health.Backoff {
 		sr.NextAttempt = &st.NextAttempt
 	}

@@ -96,3 +96,28 @@ func TestVerboseBodySaysLastErrorAndWhen(t *testing.T) {
 	assert.NotContains(t, raw, "last_error", "only with ?verbose=1")
 	assert.NotContains(t, raw, "last_failure")
 }
+
+// TestProbeBodySaysLag: a Connected feed whose program is behind shows its
+// lag; over its MaxLag it is lagging and the program not ready.
+func TestProbeBodySaysLag(t *testing.T) {
+	var r health.Registry
+	r.AddWith("feed", lagSource{health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
+	r.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
+	code, body, _ := get(t, healthhttp.ReadyHandler(&r), "/readyz")
+	assert.Equal(t, http.StatusServiceUnavailable, code)
+	srcs := body["sources"].([]any)
+	feed, db := srcs[0].(map[string]any), srcs[1].(map[string]any)
+	assert.Equal(t, "connected", feed["state"])
+	assert.Equal(t, map[string]any{"waiting": 3677.0, "oldest_seconds": 183.5}, feed["lag"])
+	assert.Equal(t, true, feed["lagging"])
+	assert.NotContains(t, db, "lag", "nothing waits")
+	assert.NotContains(t, db, "lagging")
+	code, _, _ = get(t, healthhttp.LiveHandler(&r), "/livez")
+	assert.Equal(t, http.StatusOK, code, "lag is no reason to restart")
+}
+
+// lagSource is a Connected LagSource.
+type lagSource struct{ lag health.Lag }
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (s lagSource) Lag() health.Lag     { return s.lag }

@@ -28,6 +28,8 @@ func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 		o.ObserveFloat64(m.uptime, st.Uptime(now).Seconds(), at)
 		o.ObserveInt64(m.reconnects, int64(st.ReconnectsLastMinute), at)
 		o.ObserveFloat64(m.outage, st.LongestOutage.Seconds(), at)
+		o.ObserveInt64(m.waiting, int64(e.Lag.Waiting), at)
+		o.ObserveFloat64(m.oldest, e.Lag.Oldest.Seconds(), at)
 	}
 	return nil
 }

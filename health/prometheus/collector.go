@@ -16,7 +16,7 @@ type Collector struct {
 	reg *health.Registry
 	now func() time.Time
 
-	up, state, connects, failures, next, uptime, reconnects, outage *prometheus.Desc
+	up, state, connects, failures, next, uptime, reconnects, outage, waiting, oldest *prometheus.Desc
 }
 
 // New returns a Collector over r. Sources added to r later are exported
@@ -37,12 +37,14 @@ func New(r *health.Registry) (*Collector, error) {
 		uptime:     prometheus.NewDesc("redial_connection_uptime_seconds", "Seconds the current connection has been established; 0 when down.", name, nil),
 		reconnects: prometheus.NewDesc("redial_reconnects_last_minute", "Connections re-established after a loss or a replacement in the last minute.", name, nil),
 		outage:     prometheus.NewDesc("redial_longest_outage_seconds", "Longest time without a connection after a loss, the current outage included.", name, nil),
+		waiting:    prometheus.NewDesc("redial_lag_waiting", "Items the source received that the program has not taken yet.", name, nil),
+		oldest:     prometheus.NewDesc("redial_lag_oldest_seconds", "Seconds the oldest item not yet taken by the program has waited; 0 when none.", name, nil),
 	}, nil
 }
 
 // Describe sends the descriptors of every metric.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage} {
+	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage, c.waiting, c.oldest} {
 		ch <- d
 	}
 }
@@ -62,6 +64,8 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.uptime, prometheus.GaugeValue, st.Uptime(now).Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.reconnects, prometheus.GaugeValue, float64(st.ReconnectsLastMinute), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.outage, prometheus.GaugeValue, st.LongestOutage.Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.waiting, prometheus.GaugeValue, float64(e.Lag.Waiting), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, e.Lag.Oldest.Seconds(), e.Name)
 	}
 }
 

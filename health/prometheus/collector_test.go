@@ -123,7 +123,7 @@ func TestCollectorFollowsASupervisor(t *testing.T) {
 		problems, err := testutil.CollectAndLint(c)
 		require.NoError(t, err)
 		assert.Empty(t, problems, "metric names and help follow Prometheus conventions")
-		assert.Equal(t, 7+6, testutil.CollectAndCount(c), "seven series and one per state")
+		assert.Equal(t, 9+6, testutil.CollectAndCount(c), "nine series and one per state")
 		assert.NoError(t, testutil.CollectAndCompare(c, strings.NewReader(`
 # HELP redial_longest_outage_seconds Longest time without a connection after a loss, the current outage included.
 # TYPE redial_longest_outage_seconds gauge
@@ -160,4 +160,33 @@ func TestNewRejectsNilRegistry(t *testing.T) {
 	_, err := redialprom.New(nil)
 	assert.EqualError(t, err, "prometheus: registry: nil")
 	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
+}
+
+// TestLagSeries: a feed whose program is behind exports how many items wait
+// and the oldest's age.
+func TestLagSeries(t *testing.T) {
+	var reg health.Registry
+	reg.Add("feed", lagSource{}, true)
+	c, err := redialprom.New(&reg)
+	require.NoError(t, err)
+	want := `
+# HELP redial_lag_oldest_seconds Seconds the oldest item not yet taken by the program has waited; 0 when none.
+# TYPE redial_lag_oldest_seconds gauge
+redial_lag_oldest_seconds{name="feed"} 183.5
+# HELP redial_lag_waiting Items the source received that the program has not taken yet.
+# TYPE redial_lag_waiting gauge
+redial_lag_waiting{name="feed"} 3677
+`
+	assert.NoError(t, testutil.CollectAndCompare(c, strings.NewReader(want), "redial_lag_waiting", "redial_lag_oldest_seconds"))
+	problems, err := testutil.CollectAndLint(c)
+	require.NoError(t, err)
+	assert.Empty(t, problems)
+}
+
+// lagSource is a Connected LagSource whose program is 3677 items behind.
+type lagSource struct{}
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (lagSource) Lag() health.Lag {
+	return health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}
 }

@@ -63,6 +63,7 @@
       tr.appendChild(el("td", "attempts", String(s.attempt)));
       tr.appendChild(el("td", "next", s.next_attempt ? countdown(s.next_attempt, now) : "—"));
       tr.appendChild(el("td", "reconnects", String(s.reconnects_last_minute)));
+      tr.appendChild(el("td", "lag" + (s.lagging ? " lagging" : ""), s.lag ? s.lag.waiting + " waiting, oldest " + s.lag.oldest_seconds.toFixed(1) + "s" : "—"));
       tr.appendChild(el("td", "endpoint", s.endpoint || "—"));
       tr.appendChild(el("td", "err", s.last_error ? (s.last_failure ? "(" + ago(s.last_failure, now) + ") " : "") + s.last_error : "—"));
       var tl = el("td", "timeline"); tl.appendChild(timeline(s.history, now)); tr.appendChild(tl);

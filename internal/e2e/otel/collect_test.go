@@ -30,9 +30,9 @@ func collect(t *testing.T, r *sdkmetric.ManualReader) metricdata.ScopeMetrics {
 // point is what one source reports, apart from up and state, which follow
 // from its State.
 type point struct {
-	state                       health.State
-	connects, failures, reconn  int64
-	next, uptime, longestOutage float64
+	state                               health.State
+	connects, failures, reconn, waiting int64
+	next, uptime, longestOutage, oldest float64
 }
 
 // expect returns the metrics the package reports for one source called name.
@@ -71,6 +71,8 @@ func expect(name string, p point) []metricdata.Metrics {
 		seconds("redial.connection.uptime", "Seconds the current connection has been established; 0 when down.", p.uptime),
 		gauge("redial.connection.reconnects", "{connection}", "Connections re-established after a loss or a replacement in the last minute.", p.reconn),
 		seconds("redial.connection.longest_outage", "Longest time without a connection after a loss, the current outage included.", p.longestOutage),
+		gauge("redial.connection.lag.waiting", "{item}", "Items the source received that the program has not taken yet.", p.waiting),
+		seconds("redial.connection.lag.oldest", "Seconds the oldest item not yet taken by the program has waited; 0 when none.", p.oldest),
 	}
 }
 

@@ -110,11 +110,33 @@ func TestOneReadPerCollection(t *testing.T) {
 
 	sm := collect(t, reader)
 	assert.Equal(t, int64(1), reads.Load(), "one callback reads each source once per collection")
-	assert.Equal(t, 7+6, points(sm), "seven points and one per state")
+	assert.Equal(t, 9+6, points(sm), "nine points and one per state")
 	metricdatatest.AssertHasAttributes(t, sm, attributeName("cache"))
 
 	reg.Add("queue", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
 	sm = collect(t, reader)
 	assert.Equal(t, int64(2), reads.Load())
-	assert.Equal(t, 2*(7+6), points(sm), "a source added later is observed from the next collection on")
+	assert.Equal(t, 2*(9+6), points(sm), "a source added later is observed from the next collection on")
+}
+
+// TestLagPoints: a feed whose program is behind reports how many items wait
+// and the oldest's age.
+func TestLagPoints(t *testing.T) {
+	var reg health.Registry
+	reg.Add("feed", lagSource{}, true)
+	reader, provider := newMeter(t)
+	m, err := redialotel.New(&reg, provider.Meter(scope))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, m.Unregister()) }()
+	want := metricdata.ScopeMetrics{Metrics: expect("feed", point{state: health.Connected, waiting: 3677, oldest: 183.5})}
+	want.Scope.Name = scope
+	metricdatatest.AssertEqual(t, want, collect(t, reader), metricdatatest.IgnoreTimestamp())
+}
+
+// lagSource is a Connected LagSource whose program is 3677 items behind.
+type lagSource struct{}
+
+func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (lagSource) Lag() health.Lag {
+	return health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}
 }

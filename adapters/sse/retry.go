@@ -1,0 +1,34 @@
+package sse
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/redial-go/redial/backoff"
+)
+
+// reconnection is the Client's reconnection time, as EventSource's: the
+// last `retry:` any of its streams gave, for the rest of its life.
+type reconnection struct{ d atomic.Int64 }
+
+// set records d, the wait go-sse's backoff reports after a stream: the
+// stream's last `retry:`, or next to nothing without one.
+func (r *reconnection) set(d time.Duration) {
+	if d = d.Round(time.Millisecond); d > 0 {
+		r.d.Store(int64(d))
+	}
+}
+
+// hint is a step of the Client's Classify: an error that does not end the
+// Client waits at least the reconnection time, as a hint (the backoff may
+// wait longer, MaxHint caps it); a longer hint of its own stands.
+func (r *reconnection) hint(err error) error {
+	d := time.Duration(r.d.Load())
+	if d <= 0 || err == nil || backoff.IsPermanent(err) {
+		return err
+	}
+	if h, ok := backoff.RetryAfterHint(err); ok && h >= d {
+		return err
+	}
+	return backoff.RetryAfter(err, d)
+}
