@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // ErrMissed is wrapped by the error a Listener's Notifications yields once
@@ -61,25 +64,25 @@ type hookError struct{ err error }
 func (e *hookError) Error() string { return "BeforeConnect: " + e.err.Error() }
 func (e *hookError) Unwrap() error { return e.err }
 
-// scrub returns err with every secret masked in its text. A chain that
-// holds a *pgconn.ConnectError (its Config field carries the password), a
-// *pgconn.ParseConfigError (its ConnString field does) or a hookError is
-// replaced by a new error with the redacted text that keeps, for every
-// end of err's tree, what holds no secret (see safeParts): pgx tries
-// every host and joins their errors, and Classify must still see each
-// host's answer. The Permanent and RetryAfter marks are kept. Any other
-// chain is kept, behind redact.Error.
+// scrub returns err with every secret masked in its text. When nothing
+// is masked and no value in the chain holds a password (pgx's
+// ConnectError and ParseConfigError do, a hookError may) err is returned
+// as it is; otherwise an error with the masked text whose chain keeps,
+// for every end of err's tree, what holds no secret (safeParts: Classify
+// must still see each host's answer), and the backoff marks.
 func scrub(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
+	text := err.Error()
+	masked := redact.Text(text, secrets...)
 	var ce *pgconn.ConnectError
 	var pe *pgconn.ParseConfigError
 	var he *hookError
-	if !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
-		return redact.Error(err, secrets...)
+	if masked == text && !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
+		return err
 	}
-	out := redact.Scrubbed(oneLine(redact.Text(err.Error(), secrets...)), safeParts(err, secrets, nil)...)
+	out := redact.Scrubbed(oneLine(masked), safeParts(err, secrets, nil)...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -89,26 +92,29 @@ func scrub(err error, secrets []string) error {
 	return out
 }
 
-// safeParts appends, for every end of err's tree, what may be kept of it
-// (a TLS try that pgx made within one answer kept whole, as a stepError):
-// a copy of a *pgconn.PgError; a *net.OpError or *net.DNSError (addresses
-// and a system error) as it is; context.Canceled, DeadlineExceeded, io.EOF,
-// io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed and system
-// errors (ECONNREFUSED) as they are; and for anything else an error with
-// its redacted text only, so that it still counts as an answer that is
-// not a server's (a refused host next to one that said 28000).
+// kept are the errors safeParts keeps as they are: they hold no text of
+// the program's or the server's.
+var kept = []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed,
+	pgconn.ErrConnClosed, supervisor.ErrSilent, supervisor.ErrPanicked, supervisor.ErrReplaced, ErrMissed}
+
+// safeParts appends, for every end of err's tree, what may be kept of it:
+// a copy of a *pgconn.PgError with its texts masked; a network or system
+// error and the kept errors as they are; a TLS try within one answer as a
+// stepError; and for anything else its masked text only, so that it still
+// counts as an answer that is not a server's.
 func safeParts(err error, secrets []string, out []error) []error {
 	switch e := err.(type) {
 	case *pgconn.PgError:
 		c := *e
+		for _, f := range []*string{&c.Message, &c.Detail, &c.Hint, &c.Where, &c.InternalQuery} {
+			*f = redact.Text(*f, secrets...)
+		}
 		return append(out, &c)
 	case *net.OpError, *net.DNSError, syscall.Errno:
 		return append(out, err)
 	}
-	for _, s := range []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed} {
-		if err == s {
-			return append(out, err)
-		}
+	if reflect.TypeOf(err).Comparable() && slices.Contains(kept, err) {
+		return append(out, err)
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() []error }:

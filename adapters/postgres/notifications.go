@@ -33,7 +33,7 @@ func (l *Listener) Notifications(ctx context.Context) iter.Seq2[Notification, er
 				}
 			case <-ctx.Done():
 				return
-			case <-l.sup.Done():
+			case <-l.Done():
 				l.drain(ctx, yield) // Watch has returned: nothing more comes
 				return
 			}
