@@ -44,15 +44,15 @@ func IsConnError(err error) bool {
 		return strings.HasPrefix(pg.Code, "08") || pg.Code == "57P01" || pg.Code == "57P02" || pg.Code == "57P03" ||
 			sev == "FATAL" || sev == "PANIC"
 	}
-	if errors.Is(err, pgconn.ErrConnClosed) {
-		return true
+	var ne net.Error
+	if errors.Is(err, pgconn.ErrConnClosed) || errors.As(err, &ne) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+		return true // a failed write is safe to retry, but pgconn closed the connection
 	}
 	if pgconn.SafeToRetry(err) {
 		return false // nothing was sent; the connection is as it was
 	}
 	var ce *pgconn.ConnectError
-	var ne net.Error
 	return pgconn.Timeout(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
-		errors.As(err, &ce) || errors.As(err, &ne) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed)
+		errors.As(err, &ce)
 }

@@ -57,6 +57,11 @@ func TestIsConnError(t *testing.T) {
 			_, err = c.Exec(ctx, "SELECT 1")
 			return err
 		}, true},
+		{"network connection closed under it", func(t *testing.T, c *pgx.Conn) error {
+			require.NoError(t, c.PgConn().Conn().Close())
+			_, err := c.Exec(ctx, "SELECT 1") // the write fails: pgconn calls it safe to retry, and closes the connection
+			return err
+		}, true},
 		{"closed connection", func(t *testing.T, c *pgx.Conn) error {
 			require.NoError(t, c.Close(ctx))
 			_, err := c.Exec(ctx, "SELECT 1")
