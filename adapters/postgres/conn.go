@@ -65,7 +65,7 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if t.several() {
 		conn = replicas{c}
 	}
-	sup, err := newSupervisor(t, conn, o.Supervisor)
+	sup, err := newSupervisor(t, nil, conn, o.Supervisor)
 	if err != nil {
 		return nil, err
 	}

@@ -146,7 +146,7 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if l.t.several() {
 		conn = listenReplicas{c}
 	}
-	l.Supervisor, err = newSupervisor(l.t, conn, withOnConnect(o.Supervisor, l.onConnect))
+	l.Supervisor, err = newSupervisor(l.t, nil, conn, withOnConnect(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}

@@ -44,8 +44,13 @@ func (t target) classify(err error) error {
 
 func (t target) scrub(err error) error { return scrub(err, t.secrets.all()) }
 
-func newSupervisor[C comparable](t target, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
-	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: t.classify}, c, o)
+// newSupervisor builds the supervisor of c, with classify (t's by
+// default) before the program's.
+func newSupervisor[C comparable](t target, classify func(error) error, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
+	if classify == nil {
+		classify = t.classify
+	}
+	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: classify}, c, o)
 }
 
 // withOnConnect returns the Options[C] of the Settings s and onConnect.

@@ -91,7 +91,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if t.several() {
 		conn = poolReplicas{c}
 	}
-	sup, err := newSupervisor(t, conn, withOnConnect[*pgxpool.Pool](o.Supervisor, nil))
+	sup, err := newSupervisor(t, c.classify, conn, withOnConnect[*pgxpool.Pool](o.Supervisor, nil))
 	if err != nil {
 		return nil, err
 	}

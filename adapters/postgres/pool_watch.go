@@ -86,8 +86,7 @@ func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
 	}
 }
 
-// Connect makes the pool (on the first attempt) and pings it. A hook's
-// panic is raised here, where the supervisor recovers it.
+// Connect makes the pool (on the first attempt) and pings it.
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 	c.raise()
 	if c.pool == nil {
@@ -98,9 +97,7 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 		c.pool = p
 		close(c.made)
 	}
-	_, err := c.ping(ctx)
-	c.raise()
-	if err != nil {
+	if _, err := c.ping(ctx); err != nil {
 		return nil, err
 	}
 	c.t.answers.ok()
@@ -144,6 +141,7 @@ func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	for {
 		select {
 		case <-ctx.Done():
+			c.raise()
 			return nil
 		case <-c.hooks.crashed:
 			c.raise()
@@ -205,15 +203,20 @@ func (c *poolConnector) interrupted(pc *pgconn.PgConn) {
 	}
 }
 
-// wake has a Backoff wait end, so that the next attempt raises a hook's
-// panic.
+// A hook's panic is raised where the supervisor recovers it: Connect,
+// Watch, and Classify, which sees every error after it; wake ends a
+// Backoff wait so that an attempt comes.
 func (c *poolConnector) wake() {
 	if c.proven != nil {
 		c.proven()
 	}
 }
 
-// raise panics with the value a hook panicked with, if one did.
+func (c *poolConnector) classify(err error) error {
+	c.raise()
+	return c.t.classify(err)
+}
+
 func (c *poolConnector) raise() {
 	if p := c.hooks.panicked.Load(); p != nil {
 		panic(p.value)
