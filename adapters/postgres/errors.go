@@ -22,21 +22,14 @@ import (
 // lost, so the program re-reads the state they describe.
 var ErrMissed = errors.New("notifications may have been missed")
 
-// SafeError returns err in a form that can be logged, stored or wrapped
-// without exposing the database password: what to call on an error from a
-// query through the *pgxpool.Pool a Pool hands out (pgxpool's own Exec,
-// Query and Acquire), whose *pgconn.ConnectError carries the whole parsed
-// Config, password included, in a field that errors.As or a reflective
-// logger reaches. The result's text is err's, on one line, with every
-// password found in its ConnectErrors (the DSN's, or one BeforeConnect
-// set) masked; its chain keeps what holds no secret: a copy of each
-// server's *pgconn.PgError (one per host tried, so errors.As still finds
-// the SQLSTATE), network and context errors, io.EOF, and the backoff
-// marks.
-// An error without a ConnectError or a *pgconn.ParseConfigError keeps its
-// whole chain behind masked text. SafeError(nil) is nil. The errors this
-// package returns (Do's, Status().Err, Run's, what Notifications yields)
-// have been through the same already.
+// SafeError returns err in a form that can be logged or stored without
+// exposing the database password: for errors of queries run on a
+// *pgxpool.Pool directly, whose *pgconn.ConnectError holds the parsed
+// Config, password included, where errors.As or a reflective logger
+// reaches it. The text is err's on one line with the passwords masked; the
+// chain keeps what holds no secret: each host's *pgconn.PgError, network
+// and context errors, the backoff marks. SafeError(nil) is nil. The errors
+// this package returns have been through the same already.
 func SafeError(err error) error {
 	if err == nil {
 		return nil
@@ -56,9 +49,8 @@ func SafeError(err error) error {
 	return scrub(err, secrets)
 }
 
-// hookError is an error BeforeConnect (or a pgxpool BeforeConnect set by
-// Configure) returned: the program's, so it may quote the credentials it
-// was fetching; scrub keeps only its masked text and its safe parts.
+// hookError is a BeforeConnect's error: it may quote the credentials it
+// was fetching, so scrub keeps only its masked text and safe parts.
 type hookError struct{ err error }
 
 func (e *hookError) Error() string { return "BeforeConnect: " + e.err.Error() }
@@ -136,10 +128,7 @@ func safeParts(err error, secrets []string, out []error) []error {
 	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
 }
 
-// oneLine puts the text of pgx's joined errors, one try a line
-// ("failed to connect to `...`:\n\ta: ...\n\tb: ..."), on one line, the
-// tries separated by "; ", so that a log line or a command's error line
-// holds all of it.
+// oneLine puts pgx's tries, one a line, on one line separated by "; ".
 func oneLine(s string) string {
 	if !strings.Contains(s, "\n") {
 		return s
@@ -147,7 +136,6 @@ func oneLine(s string) string {
 	return strings.NewReplacer(":\n\t", ": ", "\n\t", "; ", "\n", "; ").Replace(s)
 }
 
-// walk calls f for err and every error in its tree.
 func walk(err error, f func(error)) {
 	if err == nil {
 		return
@@ -163,21 +151,18 @@ func walk(err error, f func(error)) {
 	}
 }
 
-// stepError is one of pgx's tries that failed in the TLS negotiation,
-// kept in a scrubbed chain: with sslmode=prefer the TLS try before the
-// plain one, with allow the one after it. It is a step within one
-// answer, not an answer: classify looks past it.
+// stepError is one of pgx's tries that failed in the TLS negotiation
+// (prefer's TLS try, allow's after the plain one): a step within one
+// answer, which classify looks past.
 type stepError struct{ err error }
 
 func (e *stepError) Error() string { return e.err.Error() }
 func (e *stepError) Unwrap() error { return e.err }
 
-// tlsStep reports whether e, one of the errors pgx joined in a
-// *pgconn.ConnectError (one per try: "host:port (host): msg: cause"), is
-// a try whose TLS negotiation failed ("tls error: ...", the server
-// refused TLS or the handshake failed). pgx exports neither the type nor
-// the step, so its text tells; TestSSLModeMatrix pins it against real
-// servers.
+// tlsStep reports whether e, one try of a *pgconn.ConnectError
+// ("host:port (host): msg: cause"), failed in the TLS negotiation. pgx
+// exports neither the type nor the step, so the text tells;
+// TestSSLModeMatrix pins it against real servers.
 func tlsStep(e error) bool {
 	inner := errors.Unwrap(e)
 	if inner == nil {
