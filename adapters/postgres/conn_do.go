@@ -17,9 +17,9 @@ import (
 // turn until its ctx ends, without a goroutine of its own. The connection
 // is not watched in the background: the queries find it broken. Conn(ctx)
 // hands it out without a turn: a program that uses it so keeps every
-// other user off it and calls Invalidate(conn, err) itself when
-// IsConnError(err) or conn.IsClosed(). Its methods are safe for concurrent
-// use; f must not call Do.
+// other user off it, stops using it before Run's ctx ends, and calls
+// Invalidate(conn, err) itself when IsConnError(err) or conn.IsClosed().
+// Its methods are safe for concurrent use; f must not call Do.
 type Conn struct {
 	*supervisor.Supervisor[*pgx.Conn]
 	turn chan struct{} // capacity 1: full while f, a loop body or Close runs

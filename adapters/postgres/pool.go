@@ -53,8 +53,9 @@ type PoolOptions struct {
 // Pool supervises one *pgxpool.Pool, which stays the same for the Pool's
 // whole life: Conn (the supervisor's) returns it once Connected; Do runs a
 // query on it and tells the Pool what the query proved. The health says
-// whether the pool can serve (see the package documentation). Its methods
-// are safe for concurrent use.
+// whether the pool can serve: Connected while its pings and Do's queries
+// work, Backoff while it can serve none (see Do). Its methods are safe for
+// concurrent use.
 type Pool struct {
 	*supervisor.Supervisor[*pgxpool.Pool]
 	c *poolConnector
@@ -111,6 +112,7 @@ func (p *Pool) Run(ctx context.Context) error {
 	defer p.c.close() // when Run panics too
 	err := p.Supervisor.Run(ctx)
 	p.c.close()
+	p.c.hooks.over.Store(true)
 	p.c.raise()
 	return err
 }

@@ -14,11 +14,13 @@ import (
 // would end the program and a hook that ignores ctx would hold the dial
 // and the pool's Close. So each call runs on a goroutine of its own and is
 // abandoned at bound or at ctx's end; a panic fails that dial and is kept
-// (crashed closed) for the supervisor to raise.
+// (crashed closed) for the supervisor to raise, or, once Run has returned
+// (over), raised again there, as the supervisor does with a late panic.
 type hookRunner struct {
 	bound    time.Duration
 	panicked atomic.Pointer[hookPanic]
 	crashed  chan struct{}
+	over     atomic.Bool
 }
 
 type hookPanic struct{ value any }
@@ -31,6 +33,9 @@ func (r *hookRunner) call(ctx context.Context, wake func(), f func(context.Conte
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
+				if r.over.Load() {
+					panic(v)
+				}
 				if r.panicked.CompareAndSwap(nil, &hookPanic{v}) {
 					close(r.crashed)
 					wake()
