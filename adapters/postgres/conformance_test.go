@@ -58,7 +58,6 @@ func conformanceConn(t *testing.T, a *admin) {
 		return c, nil
 	}
 	h.Streams = []conformance.Stream{conformance.Connections(asConn, pingUntilBroken)}
-	h.Streams[0].StopFirst = true // NewConn's doc: stop using the conn before Run's ctx ends
 	h.Skip["stall"] = "a Conn is not watched: a *pgx.Conn is not safe for concurrent use, so the program's queries find a broken one (Do invalidates it)"
 	conformance.Run(t, h)
 }
