@@ -34,9 +34,11 @@ func TestIsConnError(t *testing.T) {
 			return err
 		}, false},
 		{"statement_timeout (57014)", func(t *testing.T, c *pgx.Conn) error {
-			_, err := c.Exec(ctx, "SET statement_timeout = '20ms'")
+			_, err := c.Exec(ctx, "SET statement_timeout = '100ms'") // fires mid-sleep, not in a loaded machine's prepare
 			require.NoError(t, err)
 			_, err = c.Exec(ctx, "SELECT pg_sleep(5)")
+			_, reset := c.Exec(ctx, "SET statement_timeout = 0") // the check below must not race the timer
+			require.NoError(t, reset)
 			return err
 		}, false},
 		{"context done before the query", func(t *testing.T, c *pgx.Conn) error {
