@@ -3,17 +3,10 @@ package postgres
 import "sync"
 
 // answers keeps, for a DSN with several hosts, whether each endpoint's
-// last answer since the last connection was one that retrying cannot fix
-// (28P01, 28000, 3D000; with BeforeConnect only 3D000). A host's "no" ends
-// the supervisor only once every host said so: a primary refusing logins
-// while it restarts, next to a standby without the pg_hba.conf entry, is
-// retried. The connectors say which endpoint an attempt goes to (at) and
-// when one succeeded (ok); the adapter's Classify, which the supervisor
-// runs on every attempt's error and every lost connection's reason,
-// records the answer of the current endpoint (record). The supervisor
-// makes these calls one at a time, from its goroutine and its attempt's;
-// the lock makes that visible to the race detector too. A nil *answers (one
-// host) decides by the one answer.
+// last answer since the last connection was permanent: one host's "no"
+// (a standby without the pg_hba.conf entry) ends nothing while another
+// may answer. The connectors say where an attempt goes (at) and when one
+// succeeded (ok); classify records the answers. nil: one host.
 type answers struct {
 	mu        sync.Mutex
 	current   int

@@ -9,67 +9,30 @@ import (
 	"github.com/redial-go/redial/backoff"
 )
 
-// DefaultTooManyConnectionsHint is how long a supervisor waits at least
-// after the server refused a connection with SQLSTATE 53300 (too many
-// connections), unless the options' TooManyConnectionsHint say otherwise.
-// Slots free up when other clients disconnect, which takes seconds, not the
-// backoff's first few hundred milliseconds; a longer first wait keeps a
-// fleet from filling the last free slot's queue with retries.
+// DefaultTooManyConnectionsHint is the shortest wait after a 53300 refusal
+// (too many connections): slots free up in seconds, not in the backoff's
+// first milliseconds, and a fleet must not queue on the last free one.
 const DefaultTooManyConnectionsHint = 5 * time.Second
 
-// Classify maps a pgx error to redial's error classes by its SQLSTATE:
-//
-//   - 28P01 (invalid password), 28000 (invalid authorization, e.g. no
-//     pg_hba.conf entry) and 3D000 (no such database) are
-//     backoff.Permanent: retrying cannot fix them, so a supervisor goes to
-//     Failed at once;
-//   - 53300 (too many connections) is retried no sooner than
-//     DefaultTooManyConnectionsHint (backoff.RetryAfter);
-//   - 57P01 (admin shutdown), 57P02 (crash shutdown), 57P03 (cannot
-//     connect now: starting up or in recovery), class 08 (connection
-//     exception), network errors and everything else are retried with the
-//     backoff.
-//
-// A pgx error holds one error per try (pgx walks a DSN's host list, each
-// host twice with sslmode=prefer or allow, and stops at the first 28P01
-// or 3D000). A try whose TLS negotiation failed (prefer's TLS try against
-// a server without TLS, allow's after a refused plain login) is a step
-// within that host's answer, not an answer; the error is Permanent only
-// when every answer is one of those SQLSTATEs. With sslmode=require
-// against a server without TLS the refusal is the only answer: retried,
-// since the server may yet be configured for TLS. The supervisors of this
-// package dial one host per attempt and go further: permanent only when
-// every host said so, each host's last answer since the last connection
-// counting, so a primary that refuses connections while it restarts, next
-// to a standby that answers 28000, is retried.
-//
-// It also removes credentials: a *pgconn.ConnectError, which carries the
-// whole parsed Config and so the password, is replaced by an error with the
-// same redacted text that still answers errors.As for *pgconn.PgError (see
-// SafeError). Classify(nil) is nil. The supervisors of this package use it
-// with their DSN's password (and BeforeConnect's) as known secrets, their
-// own 53300 hint, and, when BeforeConnect is set, 28P01 and 28000 retried
-// with the backoff: the next attempt may carry new credentials.
+// Classify maps a pgx error to redial's classes by SQLSTATE: 28P01, 28000
+// and 3D000 are backoff.Permanent when every answer in it (one per host
+// pgx tried; a failed TLS try is none) is one of them; 53300 is
+// backoff.RetryAfter DefaultTooManyConnectionsHint; the rest is retried.
+// Its result holds no password (see SafeError). The supervisors of this
+// package use it with their own secrets, hint and hosts' answers, and with
+// BeforeConnect only 3D000 permanent. Classify(nil) is nil.
 func Classify(err error) error {
 	return classify(err, nil, DefaultTooManyConnectionsHint, false, nil)
 }
 
-// classify is Classify with the secrets to mask, the 53300 hint,
-// whether credentials rotate (BeforeConnect is set: then only 3D000 is
-// permanent), and, with several endpoints, their answers: err is the
-// current endpoint's, and permanent only once every endpoint's last
-// answer was.
+// classify is Classify with the secrets, the 53300 hint, whether
+// credentials rotate, and, with several endpoints, their answers: err is
+// the current endpoint's, permanent once every endpoint's last one was.
 func classify(err error, secrets []string, tooMany time.Duration, rotating bool, hosts *answers) error {
 	if err == nil {
 		return nil
 	}
 	out := scrub(err, secrets)
-	// pgx tries every address (and, with sslmode=prefer or allow, TLS and
-	// plain) and joins the errors: give up only when every answer says so.
-	// A TLS try that failed is a step within an answer, not one, unless
-	// nothing else answered (sslmode=require against a server without
-	// TLS). A standby answering 28000 while the primary restarts is no
-	// reason to give up.
 	var answered, steps []error
 	for _, leaf := range leaves(out, nil) {
 		if _, ok := leaf.(*stepError); ok {
@@ -78,7 +41,7 @@ func classify(err error, secrets []string, tooMany time.Duration, rotating bool,
 			answered = append(answered, leaf)
 		}
 	}
-	if len(answered) == 0 {
+	if len(answered) == 0 { // sslmode=require against a server without TLS
 		answered = steps
 	}
 	permanent, hinted := true, false
@@ -96,13 +59,11 @@ func classify(err error, secrets []string, tooMany time.Duration, rotating bool,
 	case hinted:
 		return backoff.RetryAfter(out, tooMany)
 	}
-	// 57P01, 57P02, 57P03, class 08, network errors and the rest: the
-	// server is going away or coming back: retry.
 	return out
 }
 
 // permanentCode reports the SQLSTATEs that retrying cannot fix; with
-// rotating credentials a refused login may succeed with the next ones.
+// rotating credentials the next login may succeed.
 func permanentCode(code string, rotating bool) bool {
 	if rotating {
 		return code == "3D000"
@@ -110,8 +71,8 @@ func permanentCode(code string, rotating bool) bool {
 	return code == "28P01" || code == "28000" || code == "3D000"
 }
 
-// leaves returns the errors at the ends of err's tree: a *pgconn.PgError
-// is one, a stepError is one, and so is every error that wraps nothing.
+// leaves returns the ends of err's tree: a *pgconn.PgError, a stepError,
+// or an error that wraps nothing.
 func leaves(err error, out []error) []error {
 	switch err.(type) {
 	case *pgconn.PgError, *stepError:

@@ -57,10 +57,7 @@ func conformanceConn(t *testing.T, a *admin) {
 		return c, nil
 	}
 	h.Streams = []conformance.Stream{conformance.Connections(asConn, pingUntilBroken)}
-	h.Streams[0].StopFirst = true // NewConn's doc: stop using the conn before Run's ctx ends
 	h.Skip["stall"] = "a Conn is not watched: a *pgx.Conn is not safe for concurrent use, so the program's queries find a broken one (Do invalidates it)"
-	h.Skip["panic-logger"] = "TODO (integration): the supervisor closes the *pgx.Conn while the program's loop still uses it; pgx's Conn is not safe for concurrent use (a data race in pgconn)"
-	h.Known["secrets-callbacks"] = "issue 19 defect 3's rule in postgres: OnConnect's own error keeps its unmasked text in Status.Err's chain (errors.As, a reflective logger); websocket, gorilla and sse scrub it"
 	conformance.Run(t, h)
 }
 
@@ -114,11 +111,6 @@ func conformancePool(t *testing.T, a *admin) {
 	}})
 	h.Skip["panic-on-connect"], h.Skip["timeout-on-connect"] = noOnConnect, noOnConnect
 	h.Liveness = pingInterval + 2*pingTimeout // a ping on the stalled connection, then one on a fresh one
-	h.Known["panic-connect"] = "issue 19 defect 5, and more for a Pool: its BeforeConnect runs on pgxpool's goroutines, where no recover of the supervisor's can reach a panic"
-	h.Known["panic-classify"] = "a Pool leaves pgxpool's goroutines running after a panic in Classify"
-	h.Known["panic-logger"] = "a Pool leaves pgxpool's goroutines running after a panic in the Logger's handler"
-	h.Known["order-failed"] = "issue 19 defect 6 in a Pool: Pool.Err selects on Done itself instead of the supervisor's Err"
-	h.Known["timeout-connect"] = "issue 19 defect 7 in a Pool: a BeforeConnect that ignores ctx holds Run past its ctx's end"
 	conformance.Run(t, h)
 }
 
@@ -149,6 +141,7 @@ func pgHarness(a *admin) conformance.Harness {
 		Start:    func(t testing.TB) conformance.Server { return startPG(t, a) },
 		Refusal:  `database "` + database + `" does not exist (SQLSTATE 3D000)`,
 		Liveness: pingInterval + pingTimeout,
+		Silent:   supervisor.ErrSilent,
 		Bad: []conformance.Bad{
 			{Want: "postgres: dsn: empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)", New: func() error {
 				_, err := postgres.NewConn("", postgres.ConnOptions{})

@@ -14,47 +14,35 @@ import (
 // default; NewConn copies it.
 type ConnOptions struct {
 	// Configure, when set, is called once by NewConn with the parsed
-	// config: the place for a Tracer or a custom TLS config. nil: none.
+	// config: the place for a Tracer or a custom TLS config.
 	Configure func(*pgx.ConnConfig)
-	// BeforeConnect, when set, is called before every connection attempt
-	// with the copy of the parsed config the attempt dials with (its Host
-	// and Port those of the one host it dials), and may change it:
-	// cfg.Password to a rotating password or an IAM authentication token,
-	// most often. The password it leaves there is masked like the DSN's
-	// wherever it could show. An error from it fails the attempt (retried
-	// with the backoff, unless it is backoff.Permanent). With it set, a
-	// login refused with 28P01 or 28000 is retried with the backoff rather
-	// than given up on: the next attempt may carry new credentials. nil:
-	// the DSN's credentials, and those refusals are final.
+	// BeforeConnect, when set, is called before every attempt with the
+	// copy of the config the attempt dials with (Host and Port of the one
+	// host it dials) and may change it: cfg.Password to a rotating
+	// password or an IAM token. The password it leaves is masked like the
+	// DSN's. Its error fails the attempt (retried unless
+	// backoff.Permanent). With it set, 28P01 and 28000 are retried, since
+	// the next attempt may carry new credentials; without it they are
+	// final.
 	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
-	// TooManyConnectionsHint is the shortest wait after the server refused
-	// a connection with SQLSTATE 53300 (too many connections); 0 means
-	// DefaultTooManyConnectionsHint (5s).
+	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
+	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
-	// Supervisor configures the supervisor; see supervisor.New for its
-	// defaults. An empty Name becomes "postgres conn " and the DSN's
-	// target, redacted (postgres conn postgres://user@host:5432/db). Its Classify, if set, runs after
-	// this package's. Its OnConnect runs after every connect, before the
-	// state is Connected: prepare statements, SET search_path, register
-	// types; an error fails the attempt.
+	// Supervisor configures the supervisor; an empty Name becomes
+	// "postgres conn " and the redacted target. OnConnect runs after
+	// every connect, before Connected: prepare statements, SET
+	// search_path, register types.
 	Supervisor supervisor.Options[*pgx.Conn]
 }
 
-// NewConn returns a supervisor over one *pgx.Conn to dsn; Run starts it
-// and Conn or Do hand out the connection. dsn is a URL
-// (postgres://user:password@host:5432/db?sslmode=verify-full) or key=value
-// pairs (host=... user=... password='...' dbname=...); its password never
-// appears in an error, a log line or a Status, in either form. Defaults:
-// no Configure, no BeforeConnect, TooManyConnectionsHint 5s, the
-// supervisor's own (Backoff Decorrelated with Base 1s and Cap 1 minute,
-// StableAfter 30s, ConnectTimeout 10s, MaxAttempts 0, MaxHint 5 minutes)
-// and Name "postgres conn " and the redacted target. Every connect (the
-// dial, TLS and the login) and every cancel request is bounded by the
-// DSN's connect_timeout, or else by Supervisor.ConnectTimeout. Bad
-// options are one error wrapping supervisor.ErrInvalidOptions that names
-// the field. The hosts of a DSN with several are the supervisor's
-// endpoints, one dialed per attempt, the next one at once after a failure
-// (Supervisor.FailoverSpread); see the package documentation.
+// NewConn returns a supervisor over one *pgx.Conn to dsn, a URL
+// (postgres://user:password@host:5432/db) or key=value pairs, whose
+// password is never shown. Defaults: TooManyConnectionsHint 5s, the
+// supervisor's own (Backoff Decorrelated 1s to 1 minute, ConnectTimeout
+// 10s, never give up), Name "postgres conn " and the redacted target.
+// Every dial, login and cancel request is bounded by the DSN's
+// connect_timeout, or else by Supervisor.ConnectTimeout. A DSN's hosts are
+// the supervisor's endpoints.
 func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -71,45 +59,42 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 		o.Configure(cfg)
 	}
 	t := newTarget("conn", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
-	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.Settings))
-	var sup *supervisor.Supervisor[*pgx.Conn]
+	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.ConnectTimeout))
+	c.turn = make(chan struct{}, 1)
+	var conn supervisor.Connector[*pgx.Conn] = c
 	if t.several() {
-		sup, err = newSupervisor[*pgx.Conn](t, replicas{c}, o.Supervisor)
-	} else {
-		sup, err = newSupervisor(t, c, o.Supervisor)
+		conn = replicas{c}
 	}
+	sup, err := newSupervisor(t, nil, conn, o.Supervisor)
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{Supervisor: sup, turn: make(chan struct{}, 1)}, nil
+	return &Conn{Supervisor: sup, turn: c.turn}, nil
 }
 
-// closeTimeout bounds closing one connection: the Terminate message, and
-// pgconn's cleanup of a connection it closed on its own.
+// closeTimeout bounds closing one connection: the wait for its turn, the
+// Terminate message and pgconn's cleanup.
 const closeTimeout = 2 * time.Second
 
 // connector makes *pgx.Conn connections; its errors are scrubbed of the
-// target's secrets before they leave it.
+// target's secrets.
 type connector struct {
 	cfg    *pgx.ConnConfig // the template: each attempt dials with a copy
 	t      target
 	before beforeConnect
 	dials  *dialer
+	turn   chan struct{} // a Conn's; nil for a Listener's
 }
 
-// newConnector returns the connector of cfg, whose connect timeout
-// defaults to timeout.
 func newConnector(cfg *pgx.ConnConfig, t target, before beforeConnect, timeout time.Duration) *connector {
 	defaultConnectTimeout(&cfg.Config, timeout)
 	return &connector{cfg: cfg, t: t, before: before, dials: newDialer(&cfg.Config)}
 }
 
-// Connect makes one attempt on the DSN's one host (pgx walks the list
-// when there is no other choice: target_session_attrs=prefer-standby).
 func (c *connector) Connect(ctx context.Context) (*pgx.Conn, error) { return c.connect(ctx, -1) }
 
 // connect makes one attempt on endpoint i, or with the whole config when
-// i < 0.
+// i < 0 (one host, or target_session_attrs=prefer-standby).
 func (c *connector) connect(ctx context.Context, i int) (*pgx.Conn, error) {
 	cfg := c.cfg.Copy()
 	if i >= 0 {
@@ -127,11 +112,11 @@ func (c *connector) connect(ctx context.Context, i int) (*pgx.Conn, error) {
 	return conn, nil
 }
 
-// Close closes conn and waits, up to closeTimeout, until pgconn has
-// released everything it holds (a connection it closed itself after an
-// error is cleaned up on a goroutine of its own, with a cancel request:
-// dropped, that cleanup gets cleanupGrace). What is still open then is
-// cut.
+// Close closes conn within closeTimeout; what is still open then is cut.
+// A *pgx.Conn is not safe for concurrent use, so a Conn's is closed in its
+// turn: while a Do or a loop body holds it, its network connection is cut
+// first, so that the user's call fails and gives the turn back, and if
+// the turn does not come back in time the *pgx.Conn is left alone, cut.
 func (c *connector) Close(conn *pgx.Conn) error {
 	s := sessionOf(conn.PgConn())
 	if s != nil {
@@ -139,6 +124,12 @@ func (c *connector) Close(conn *pgx.Conn) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
 	defer cancel()
+	if c.turn != nil {
+		if !c.takeToClose(ctx, s) {
+			return nil
+		}
+		defer func() { <-c.turn }()
+	}
 	err := conn.Close(ctx)
 	select {
 	case <-conn.PgConn().CleanupDone():
@@ -150,15 +141,31 @@ func (c *connector) Close(conn *pgx.Conn) error {
 	return c.t.scrub(err)
 }
 
-// Broken tells supervisor.Do that err broke the connection: IsConnError.
+// takeToClose takes the turn, cutting s when it is busy; false when it did
+// not come before ctx ended.
+func (c *connector) takeToClose(ctx context.Context, s *session) bool {
+	select {
+	case c.turn <- struct{}{}:
+		return true
+	default:
+	}
+	if s != nil {
+		s.cut()
+	}
+	select {
+	case c.turn <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// Broken tells supervisor.Do that err broke the connection.
 func (c *connector) Broken(err error) bool { return IsConnError(err) }
 
-// replicas is the connector of a DSN with several hosts: the supervisor
-// calls ConnectTo, one host per attempt.
+// replicas is the connector of a DSN with several hosts.
 type replicas struct{ *connector }
 
-// Endpoints returns the hosts' host:port.
 func (r replicas) Endpoints() []string { return names(r.t.hosts) }
 
-// ConnectTo makes one attempt on host i.
 func (r replicas) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) { return r.connect(ctx, i) }

@@ -6,46 +6,47 @@ import (
 	"iter"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Conn is what NewConn returns: the supervisor of one *pgx.Conn, whose
-// methods it has, with Do and Connections taking turns. A *pgx.Conn is not
-// safe for concurrent use, so the supervisor does not watch it in the
-// background, and Do and the Connections loop bodies run one at a time:
-// a caller waits its turn until its ctx ends, without a goroutine of its
-// own. Conn(ctx) hands the connection out without a turn: a program that
-// uses it so keeps every other user off it, Do included, and calls
+// Conn is what NewConn returns: the supervisor of one *pgx.Conn. A
+// *pgx.Conn is not safe for concurrent use, so Do, the Connections loop
+// bodies and the supervisor's Close take turns: a caller waits for its
+// turn until its ctx ends, without a goroutine of its own. The connection
+// is not watched in the background: the queries find it broken. Conn(ctx)
+// hands it out without a turn: a program that uses it so keeps every
+// other user off it, stops using it before Run's ctx ends, and calls
 // Invalidate(conn, err) itself when IsConnError(err) or conn.IsClosed().
-// The supervisor closes the connection when Run's context ends: stop
-// using it first. Nothing here re-sends a query. Its methods are safe for
-// concurrent use; f must not call Do (its turn is taken).
+// Its methods are safe for concurrent use; f must not call Do.
 type Conn struct {
 	*supervisor.Supervisor[*pgx.Conn]
-	turn chan struct{} // capacity 1: full while a Do's f or a loop body runs
+	turn chan struct{} // capacity 1: full while f, a loop body or Close runs
 }
 
-// Do waits for its turn and a live connection, and runs f with it once.
+// Do waits for a live connection and its turn, and runs f with it once.
 // When f's error is a connection error (IsConnError) or f left the
-// connection closed, it is invalidated and the supervisor reconnects; an
-// ordinary SQL error keeps it. The caller's own deadline or cancellation
-// is no connection error: pgx closes the connection it interrupted (with
-// its default context handler; a cancel-request handler keeps it, and so
-// does Do), and Do has it replaced at once (supervisor.ErrReplaced), with
-// no Backoff, failure or outage in the Status. Do returns f's error as
-// is, or why f did not run: ctx ended while it waited ("conn busy", or no
-// connection), or the supervisor stopped or gave up.
+// connection closed, it is invalidated; an SQL error keeps it. The
+// caller's own deadline or cancellation is no connection error: pgx
+// closes the connection it interrupted, and Do has it replaced at once
+// (supervisor.ErrReplaced: no Backoff, failure or outage). Do returns f's
+// error as is, or why f did not run.
 func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Conn) error) error {
-	if err := c.take(ctx); err != nil {
-		return err
+	for {
+		conn, err := c.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		if ran, err := c.turnWith(ctx, conn, func() error { return c.run(ctx, conn, f) }); ran || err != nil {
+			return err
+		}
 	}
-	defer c.give()
-	conn, err := c.Supervisor.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	err = f(ctx, conn)
+}
+
+// run runs f with conn in its turn and invalidates conn when f broke it.
+func (c *Conn) run(ctx context.Context, conn *pgx.Conn, f func(ctx context.Context, conn *pgx.Conn) error) error {
+	err := f(ctx, conn)
 	switch closed := conn.IsClosed(); {
 	case callerEnded(ctx, err):
 		if closed {
@@ -59,39 +60,36 @@ func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Con
 }
 
 // Connections yields each live connection once, as the supervisor's
-// Connections does, each loop body in its turn: no Do runs meanwhile.
+// Connections does, each loop body in its turn.
 func (c *Conn) Connections(ctx context.Context) iter.Seq[*pgx.Conn] {
 	return func(yield func(*pgx.Conn) bool) {
 		for conn := range c.Supervisor.Connections(ctx) {
-			if !c.serve(ctx, yield, conn) {
+			more := true
+			ran, err := c.turnWith(ctx, conn, func() error { more = yield(conn); return nil })
+			if err != nil || ran && !more {
 				return
 			}
 		}
 	}
 }
 
-// serve runs the loop body with conn in its turn; false ends the loop.
-func (c *Conn) serve(ctx context.Context, yield func(*pgx.Conn) bool, conn *pgx.Conn) bool {
-	if c.take(ctx) != nil {
-		return false
-	}
-	defer c.give()
-	return yield(conn)
-}
-
-// take waits for the turn until ctx ends.
-func (c *Conn) take(ctx context.Context) error {
+// turnWith runs f in the turn unless conn was closed before it came, when
+// it invalidates conn and reports that f did not run (ran false, err
+// nil). err is why the turn did not come.
+func (c *Conn) turnWith(ctx context.Context, conn *pgx.Conn, f func() error) (ran bool, err error) {
 	select {
 	case c.turn <- struct{}{}:
-		return nil
 	default:
+		select {
+		case c.turn <- struct{}{}:
+		case <-ctx.Done():
+			return false, fmt.Errorf("postgres: conn busy: %w", ctx.Err())
+		}
 	}
-	select {
-	case c.turn <- struct{}{}:
-		return nil
-	case <-ctx.Done():
-		return fmt.Errorf("postgres: conn busy: %w", ctx.Err())
+	defer func() { <-c.turn }()
+	if conn.IsClosed() { // the supervisor closed it, or a user of Conn(ctx) broke it
+		c.Invalidate(conn, pgconn.ErrConnClosed)
+		return false, nil
 	}
+	return true, f()
 }
-
-func (c *Conn) give() { <-c.turn }

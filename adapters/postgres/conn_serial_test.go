@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -197,3 +198,75 @@ func TestKindsOnOneDSNAreToldApart(t *testing.T) {
 	assert.Equal(t, names, logged, "the log records' names")
 	assert.Len(t, reg.Entries(), 3, "the Registry's rows")
 }
+
+// TestConnClosesItsConnectionInItsTurn: Run's ctx ends while a
+// Connections loop body holds the connection, idle. The supervisor cuts
+// the network connection, so that the body's next query fails, but writes
+// nothing to it (pgx's Close would send Terminate on a *pgx.Conn in use: a
+// data race in pgconn) until the body returned; then Run returns.
+func TestConnClosesItsConnectionInItsTurn(t *testing.T) {
+	var idle, wrote atomic.Bool
+	cut := make(chan struct{})
+	var once sync.Once
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{
+		Configure: func(cfg *pgx.ConnConfig) {
+			cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				nc, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &watchedConn{Conn: nc, write: func() { wrote.Store(wrote.Load() || idle.Load()) }, close: func() {
+					if idle.Load() {
+						once.Do(func() { close(cut) })
+					}
+				}}, nil
+			}
+		},
+		Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}},
+	})
+	require.NoError(t, err)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	ran := make(chan error, 1)
+	go func() { ran <- s.Run(runCtx) }()
+	t.Cleanup(func() { stopRun(); <-s.Done() })
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	entered, bodyErr := make(chan struct{}), make(chan error, 1)
+	go func() {
+		for conn := range s.Connections(ctx) {
+			if err := conn.Ping(ctx); err != nil {
+				bodyErr <- err
+				return
+			}
+			idle.Store(true)
+			close(entered)
+			select {
+			case <-cut:
+			case <-ctx.Done():
+			}
+			idle.Store(false)
+			bodyErr <- conn.Ping(ctx)
+			return
+		}
+	}()
+	select {
+	case <-entered:
+	case err := <-bodyErr:
+		t.Fatalf("the loop body's first ping: %v", err)
+	}
+	stopRun()
+	err = <-bodyErr
+	require.NoError(t, ctx.Err(), "the connection was never cut under the loop body")
+	assert.False(t, wrote.Load(), "the supervisor wrote to the connection while the loop body held it")
+	assert.True(t, postgres.IsConnError(err), "the body's query on the cut connection: %v", err)
+	require.NoError(t, <-ran)
+}
+
+// watchedConn reports its writes and its Close.
+type watchedConn struct {
+	net.Conn
+	write, close func()
+}
+
+func (c *watchedConn) Write(b []byte) (int, error) { c.write(); return c.Conn.Write(b) }
+func (c *watchedConn) Close() error                { c.close(); return c.Conn.Close() }

@@ -34,9 +34,11 @@ func TestIsConnError(t *testing.T) {
 			return err
 		}, false},
 		{"statement_timeout (57014)", func(t *testing.T, c *pgx.Conn) error {
-			_, err := c.Exec(ctx, "SET statement_timeout = '20ms'")
+			_, err := c.Exec(ctx, "SET statement_timeout = '100ms'") // fires mid-sleep, not in a loaded machine's prepare
 			require.NoError(t, err)
 			_, err = c.Exec(ctx, "SELECT pg_sleep(5)")
+			_, reset := c.Exec(ctx, "SET statement_timeout = 0") // the check below must not race the timer
+			require.NoError(t, reset)
 			return err
 		}, false},
 		{"context done before the query", func(t *testing.T, c *pgx.Conn) error {
@@ -55,6 +57,11 @@ func TestIsConnError(t *testing.T) {
 			_, err := admin.Exec(ctx, "SELECT pg_terminate_backend($1)", c.PgConn().PID())
 			require.NoError(t, err)
 			_, err = c.Exec(ctx, "SELECT 1")
+			return err
+		}, true},
+		{"network connection closed under it", func(t *testing.T, c *pgx.Conn) error {
+			require.NoError(t, c.PgConn().Conn().Close())
+			_, err := c.Exec(ctx, "SELECT 1") // the write fails: pgconn calls it safe to retry, and closes the connection
 			return err
 		}, true},
 		{"closed connection", func(t *testing.T, c *pgx.Conn) error {

@@ -10,23 +10,17 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// cleanupGrace is how long the cleanup of a connection found dead may
-// take once its Conn, Listener or Pool has dropped it: pgconn's cancel
-// request for the query it interrupted and the wait for the server's
-// goodbye, which on a healthy path take milliseconds and on a dead one
-// would hold the connection (and a pool slot) for 15s.
+// cleanupGrace bounds pgconn's cleanup of a connection that was dropped
+// (a cancel request, the wait for the server's goodbye): milliseconds on a
+// healthy path, pgconn's 15s of a held pool slot on a dead one.
 const cleanupGrace = time.Second
 
 // dialer bounds and tracks every network connection of one Conn, Listener
-// or Pool. Every dial is bounded by the connect timeout, and so is a
-// cancel request's whole exchange. Each connection pgx makes is a session:
-// the connection itself and the cancel requests pgconn sends for it later
-// (when a query is interrupted, pgconn closes the connection and sends a
-// cancel request on a new one, then waits up to 15s for the server to say
-// goodbye). Once the connection is dropped — a Conn or Listener closing
-// it, a Pool found lost, which condemns every session made before — that
-// cleanup gets cleanupGrace at most, so a dead connection holds no pool
-// slot for long.
+// or Pool. Each connection pgx makes is a session, with the cancel
+// requests pgconn later dials for it; every dial and every cancel
+// request's exchange is bounded by the connect timeout, and once a
+// session is dropped (closed by its Conn or Listener, or condemned with
+// the whole Pool found lost) its cleanup gets cleanupGrace.
 type dialer struct {
 	bound time.Duration
 	gen   atomic.Uint64 // bumped when a Pool is found lost: older sessions are condemned
@@ -35,9 +29,8 @@ type dialer struct {
 	conns map[*trackedConn]struct{}
 }
 
-// newDialer returns the dialer of cfg, a template config whose connect
-// timeout is set: cfg's DialFunc (pgconn's default when nil) becomes
-// bounded by it.
+// newDialer returns the dialer of cfg, whose connect timeout is set: cfg's
+// DialFunc (pgconn's default when nil) becomes bounded by it.
 func newDialer(cfg *pgconn.Config) *dialer {
 	d := &dialer{bound: cfg.ConnectTimeout, conns: map[*trackedConn]struct{}{}}
 	dial := cfg.DialFunc
@@ -60,10 +53,8 @@ func bounded(dial pgconn.DialFunc, d time.Duration) pgconn.DialFunc {
 	}
 }
 
-// session prepares cfg, a copy of the template for one connection to
-// endpoint at (-1: not steered), after BeforeConnect: its dials (with the
-// template's DialFunc, or one BeforeConnect set) are bounded and tracked
-// as one session.
+// session makes cfg's dials, for one connection to endpoint at (-1: not
+// steered), one bounded and tracked session.
 func (d *dialer) session(cfg *pgconn.Config, at int) *session {
 	s := &session{d: d, gen: d.gen.Load(), dial: cfg.DialFunc, endpoint: at}
 	cfg.DialFunc = s.Dial
@@ -78,9 +69,8 @@ func (d *dialer) session(cfg *pgconn.Config, at int) *session {
 	return s
 }
 
-// condemn is called when a Pool is found lost: every session made before
-// is condemned, and the cleanups already under way (cancel requests, and
-// connections pgconn is closing) get cleanupGrace from now.
+// condemn condemns every session made before (a Pool found lost); the
+// cleanups under way get cleanupGrace from now.
 func (d *dialer) condemn() {
 	d.gen.Add(1)
 	at := time.Now().Add(cleanupGrace)
@@ -91,18 +81,15 @@ func (d *dialer) condemn() {
 	}
 }
 
-// cutAll closes every tracked connection: their reads and writes fail at
-// once, so pgx's cleanup of them ends.
+// cutAll closes every tracked connection: pgx's cleanup of them ends.
 func (d *dialer) cutAll() {
 	for _, c := range d.tracked() {
 		_ = c.Close()
 	}
 }
 
-// working returns how many connections d made are up and in use or
-// ready for use: not being closed by pgconn (it dialed a cancel request),
-// not dropped, not condemned. pgxpool counts a connection it is
-// destroying as acquired until its cleanup ends; this does not.
+// working returns how many connections are up and not being closed,
+// dropped or condemned (pgxpool counts one it is destroying as acquired).
 func (d *dialer) working() int {
 	n := 0
 	for _, c := range d.tracked() {
@@ -113,7 +100,6 @@ func (d *dialer) working() int {
 	return n
 }
 
-// tracked returns the connections open now.
 func (d *dialer) tracked() []*trackedConn {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -124,8 +110,7 @@ func (d *dialer) tracked() []*trackedConn {
 	return out
 }
 
-// open dials with dial, bounded by bound (0: not bounded), and tracks the
-// connection.
+// open dials with dial, bounded by bound, and tracks the connection.
 func (d *dialer) open(ctx context.Context, dial pgconn.DialFunc, bound time.Duration, network, addr string, s *session, cancel bool) (net.Conn, error) {
 	nc, err := bounded(dial, bound)(ctx, network, addr)
 	if err != nil {
@@ -138,11 +123,7 @@ func (d *dialer) open(ctx context.Context, dial pgconn.DialFunc, bound time.Dura
 	if cancel && bound > 0 {
 		c.limit(time.Now().Add(bound)) // the whole exchange: the request and the server's close
 	}
-	if cancel && s != nil && s.condemned() {
-		// Condemned while it dialed: condemn, which looks only at the
-		// connections tracked, did not see this one. (It is tracked
-		// before this check, and condemn bumps gen before it looks, so
-		// one of the two limits it.)
+	if cancel && s != nil && s.condemned() { // condemned while it dialed: tracked first, so condemn or this limits it
 		c.limit(time.Now().Add(cleanupGrace))
 	}
 	return c, nil
@@ -160,11 +141,10 @@ type session struct {
 	dropped  atomic.Bool // its Conn or Listener closed it
 }
 
-// Dial is the session's DialFunc. A dial once the connection is up is a
-// cancel request: pgconn closing a connection after an interrupted query
-// or an error (or a cancel-request context watcher, which a program may
-// configure). For a condemned session it gets cleanupGrace, and so does
-// the rest of the connection's cleanup.
+// Dial is the session's DialFunc. Once the connection is up a dial is a
+// cancel request (pgconn closing it after an interrupted query, or a
+// cancel-request context watcher); a condemned session's gets
+// cleanupGrace, and so does the rest of its cleanup.
 func (s *session) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if !s.up.Load() {
 		return s.d.open(ctx, s.dial, s.d.bound, network, addr, s, false)
@@ -181,13 +161,10 @@ func (s *session) Dial(ctx context.Context, network, addr string) (net.Conn, err
 	return s.d.open(ctx, s.dial, bound, network, addr, s, true)
 }
 
-// condemned reports whether the session's connection was dropped: its
-// Conn or Listener closed it, or its Pool was found lost since it was
-// made.
+// condemned reports whether the session was dropped or its Pool lost.
 func (s *session) condemned() bool { return s.dropped.Load() || s.gen < s.d.gen.Load() }
 
-// drop is called when a Conn or Listener closes the session's connection:
-// a cleanup under way, or one that begins later, gets cleanupGrace.
+// drop is called when a Conn or Listener closes the session's connection.
 func (s *session) drop() {
 	s.dropped.Store(true)
 	if s.cleaning.Load() {
@@ -195,7 +172,6 @@ func (s *session) drop() {
 	}
 }
 
-// limit sets a deadline of at, at the latest, on the session's connections.
 func (s *session) limit(at time.Time) {
 	for _, c := range s.d.tracked() {
 		if c.s == s {
@@ -204,7 +180,6 @@ func (s *session) limit(at time.Time) {
 	}
 }
 
-// cut closes the session's connections.
 func (s *session) cut() {
 	for _, c := range s.d.tracked() {
 		if c.s == s {
@@ -240,7 +215,6 @@ type trackedConn struct {
 	once   sync.Once
 }
 
-// limit makes at the latest deadline of c, from now on.
 func (c *trackedConn) limit(at time.Time) {
 	for {
 		old := c.until.Load()
@@ -254,8 +228,6 @@ func (c *trackedConn) limit(at time.Time) {
 	}
 }
 
-// clamp returns t, or the limit when there is one and t is later (or no
-// deadline).
 func (c *trackedConn) clamp(t time.Time) time.Time {
 	u := c.until.Load()
 	if u == 0 {

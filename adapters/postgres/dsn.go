@@ -14,9 +14,8 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// parseConn parses dsn for one connection. The error names the dsn
-// argument and holds no part of it (a malformed DSN can hide its password
-// anywhere).
+// parseConn parses dsn; the error holds no part of it (a malformed DSN can
+// hide its password anywhere).
 func parseConn(dsn string) (*pgx.ConnConfig, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -28,7 +27,6 @@ func parseConn(dsn string) (*pgx.ConnConfig, error) {
 	return cfg, nil
 }
 
-// parsePool parses dsn for a pool (it may carry pool_max_conns and friends).
 func parsePool(dsn string) (*pgxpool.Config, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -49,13 +47,10 @@ func checkDSN(dsn string) error {
 	return nil
 }
 
-// malformed turns pgx's parse error into one that keeps the reason but no
-// text of the DSN: pgx's own redaction is best-effort (a password with a
-// space or an '@' leaks part of itself), its ParseConfigError keeps the
-// whole string in a field, and its reasons quote fragments of the DSN,
-// quotes included ("%s", not %q). So the conn string is left out, quoted
-// text is cut from the first quote to the last, and every other fragment
-// of the DSN that is not a key is masked.
+// malformed keeps the reason of pgx's parse error but no text of the DSN:
+// pgx's redaction is best-effort, its ParseConfigError holds the whole
+// string, and its reasons quote fragments. So quoted text is cut and every
+// fragment of the DSN that is not a key is masked.
 func malformed(dsn string, err error) error {
 	reason := err.Error()
 	var pe *pgconn.ParseConfigError
@@ -68,8 +63,8 @@ func malformed(dsn string, err error) error {
 	return opterr.New(pkg, "dsn", nil, "malformed: %s", reason)
 }
 
-// cutQuoted replaces everything from the first quote to the last (or to
-// the end, for a lone quote) with an ellipsis, for '"' and '`'.
+// cutQuoted replaces the text from the first quote to the last (or the
+// end) with an ellipsis, for '"' and '`'.
 func cutQuoted(s string) string {
 	for _, q := range []byte{'"', '`'} {
 		i, j := strings.IndexByte(s, q), strings.LastIndexByte(s, q)
@@ -86,10 +81,8 @@ func cutQuoted(s string) string {
 
 var dsnKey = regexp.MustCompile(`([A-Za-z_]+)\s*=`)
 
-// fragments splits dsn at every separator a DSN or a password may hold and
-// returns the pieces of 4 bytes or more that are not keys (host=,
-// sslmode=) or the scheme: anything of the password pgx may have quoted
-// or echoed is among them.
+// fragments returns the pieces of dsn of 4 bytes or more that are not
+// keys or the scheme: whatever of the password pgx quoted is among them.
 func fragments(dsn string) []string {
 	keys := map[string]bool{"postgres": true, "postgresql": true}
 	for _, m := range dsnKey.FindAllStringSubmatch(dsn, -1) {
@@ -104,17 +97,14 @@ func fragments(dsn string) []string {
 	return out
 }
 
-// separator reports the runes at which a DSN or a password may be split.
 func separator(r rune) bool {
 	return unicode.IsSpace(r) || strings.ContainsRune(`'"\=&?/:@,#[]%;`+"`", r)
 }
 
 var kvPassword = regexp.MustCompile(`(?i)\bpassword\s*=\s*('(?:[^'\\]|\\.)*'?|\S*)`)
 
-// rawPasswords returns, best-effort, the password as written in dsn:
-// the userinfo of a URL (up to the first and up to the last '@') and
-// password=... values. They are masked in addition to the parsed password,
-// so that an encoding pgx would normalize cannot slip through.
+// rawPasswords returns, best-effort, the password as written in dsn (a
+// URL's userinfo, password=... values), masked beside the parsed one.
 func rawPasswords(dsn string) []string {
 	var out []string
 	if _, rest, ok := strings.Cut(dsn, "://"); ok {
@@ -134,9 +124,8 @@ func rawPasswords(dsn string) []string {
 	return out
 }
 
-// guesses returns the raw password candidates of dsn that are long
-// enough to mask: a wrong guess of one or two characters would only garble
-// the message ("fxxxxxiled"), which by then holds no DSN text anyway.
+// guesses returns the raw password candidates of 4 bytes or more: a
+// shorter wrong guess would only garble the text.
 func guesses(dsn string) []string {
 	var out []string
 	for _, v := range rawPasswords(dsn) {
@@ -147,8 +136,8 @@ func guesses(dsn string) []string {
 	return out
 }
 
-// secretsOf returns what must never be shown of a parsed config: its
-// password, whatever its length, and the password's raw forms in dsn.
+// secretsOf returns the parsed password, whatever its length, and its raw
+// forms in dsn.
 func secretsOf(dsn string, cfg *pgconn.Config) []string {
 	s := guesses(dsn)
 	if cfg != nil && cfg.Password != "" {

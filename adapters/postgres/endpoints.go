@@ -10,21 +10,16 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// endpoint is one host of a DSN's host list: the supervisor's endpoint.
-// pgx lists a host once per TLS mode it tries (sslmode=prefer: TLS, then
-// plain; allow: the other way round), one after the other; those entries
-// stay together, as one endpoint, tried within one attempt in pgx's order.
+// endpoint is one host of a DSN: pgx's entries for it (one per TLS mode
+// it tries) stay together, tried within one attempt in pgx's order.
 type endpoint struct {
 	name  string                   // host:port, redacted
 	tries []*pgconn.FallbackConfig // the entries of this host, in pgx's order
 }
 
-// endpointsOf splits cfg's host list (its Host, Port and TLSConfig, then
-// its Fallbacks) into endpoints: a run of entries with the same host and
-// port is one. It returns nil when cfg has one host, or when its
-// target_session_attrs is prefer-standby: that choice needs an answer
-// from every host (a standby anywhere beats the primary), so pgx keeps
-// walking the whole list on every attempt.
+// endpointsOf splits cfg's host list into endpoints, a run of entries
+// with the same host and port being one. nil with one host, or with
+// target_session_attrs=prefer-standby, which needs every host's answer.
 func endpointsOf(cfg *pgconn.Config, secrets []string) []endpoint {
 	if preferStandby(cfg) {
 		return nil
@@ -46,10 +41,8 @@ func endpointsOf(cfg *pgconn.Config, secrets []string) []endpoint {
 	return eps
 }
 
-// steer makes cfg, a copy of the template config for one connection, dial
-// e only: its host, port and TLS config become e's first entry's, its
-// Fallbacks e's other entries (copies: a hook may change them). The rest
-// of cfg, ValidateConnect (target_session_attrs) included, stays.
+// steer makes cfg, a copy of the template, dial e only (copies of e's
+// entries: a hook may change them); the rest of cfg stays.
 func (e endpoint) steer(cfg *pgconn.Config) {
 	first := e.tries[0]
 	cfg.Host, cfg.Port, cfg.TLSConfig = first.Host, first.Port, first.TLSConfig.Clone()
@@ -59,7 +52,6 @@ func (e endpoint) steer(cfg *pgconn.Config) {
 	}
 }
 
-// names returns the endpoints' names.
 func names(eps []endpoint) []string {
 	out := make([]string, len(eps))
 	for i, e := range eps {
@@ -68,9 +60,8 @@ func names(eps []endpoint) []string {
 	return out
 }
 
-// hostPort is host:port as a name shows it: a host that shares a piece
-// with one of secrets (a malformed DSN that pgx read another way than its
-// author meant) is masked whole.
+// hostPort is host:port, the host masked when it shares a piece with a
+// secret.
 func hostPort(host string, port uint16, secrets []string) string {
 	if sharesPiece(host, secrets) {
 		host = redact.Mask

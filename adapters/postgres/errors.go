@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"net"
+	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // ErrMissed is wrapped by the error a Listener's Notifications yields once
@@ -19,21 +22,14 @@ import (
 // lost, so the program re-reads the state they describe.
 var ErrMissed = errors.New("notifications may have been missed")
 
-// SafeError returns err in a form that can be logged, stored or wrapped
-// without exposing the database password: what to call on an error from a
-// query through the *pgxpool.Pool a Pool hands out (pgxpool's own Exec,
-// Query and Acquire), whose *pgconn.ConnectError carries the whole parsed
-// Config, password included, in a field that errors.As or a reflective
-// logger reaches. The result's text is err's, on one line, with every
-// password found in its ConnectErrors (the DSN's, or one BeforeConnect
-// set) masked; its chain keeps what holds no secret: a copy of each
-// server's *pgconn.PgError (one per host tried, so errors.As still finds
-// the SQLSTATE), network and context errors, io.EOF, and the backoff
-// marks.
-// An error without a ConnectError or a *pgconn.ParseConfigError keeps its
-// whole chain behind masked text. SafeError(nil) is nil. The errors this
-// package returns (Do's, Status().Err, Run's, what Notifications yields)
-// have been through the same already.
+// SafeError returns err in a form that can be logged or stored without
+// exposing the database password: for errors of queries run on a
+// *pgxpool.Pool directly, whose *pgconn.ConnectError holds the parsed
+// Config, password included, where errors.As or a reflective logger
+// reaches it. The text is err's on one line with the passwords masked; the
+// chain keeps what holds no secret: each host's *pgconn.PgError, network
+// and context errors, the backoff marks. SafeError(nil) is nil. The errors
+// this package returns have been through the same already.
 func SafeError(err error) error {
 	if err == nil {
 		return nil
@@ -53,33 +49,32 @@ func SafeError(err error) error {
 	return scrub(err, secrets)
 }
 
-// hookError is an error BeforeConnect (or a pgxpool BeforeConnect set by
-// Configure) returned: the program's, so it may quote the credentials it
-// was fetching; scrub keeps only its masked text and its safe parts.
+// hookError is a BeforeConnect's error: it may quote the credentials it
+// was fetching, so scrub keeps only its masked text and safe parts.
 type hookError struct{ err error }
 
 func (e *hookError) Error() string { return "BeforeConnect: " + e.err.Error() }
 func (e *hookError) Unwrap() error { return e.err }
 
-// scrub returns err with every secret masked in its text. A chain that
-// holds a *pgconn.ConnectError (its Config field carries the password), a
-// *pgconn.ParseConfigError (its ConnString field does) or a hookError is
-// replaced by a new error with the redacted text that keeps, for every
-// end of err's tree, what holds no secret (see safeParts): pgx tries
-// every host and joins their errors, and Classify must still see each
-// host's answer. The Permanent and RetryAfter marks are kept. Any other
-// chain is kept, behind redact.Error.
+// scrub returns err with every secret masked in its text. When nothing
+// is masked and no value in the chain holds a password (pgx's
+// ConnectError and ParseConfigError do, a hookError may) err is returned
+// as it is; otherwise an error with the masked text whose chain keeps,
+// for every end of err's tree, what holds no secret (safeParts: Classify
+// must still see each host's answer), and the backoff marks.
 func scrub(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
+	text := err.Error()
+	masked := redact.Text(text, secrets...)
 	var ce *pgconn.ConnectError
 	var pe *pgconn.ParseConfigError
 	var he *hookError
-	if !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
-		return redact.Error(err, secrets...)
+	if masked == text && !errors.As(err, &ce) && !errors.As(err, &pe) && !errors.As(err, &he) {
+		return err
 	}
-	out := redact.Scrubbed(oneLine(redact.Text(err.Error(), secrets...)), safeParts(err, secrets, nil)...)
+	out := redact.Scrubbed(oneLine(masked), safeParts(err, secrets, nil)...)
 	if backoff.IsPermanent(err) {
 		out = backoff.Permanent(out)
 	}
@@ -89,26 +84,29 @@ func scrub(err error, secrets []string) error {
 	return out
 }
 
-// safeParts appends, for every end of err's tree, what may be kept of it
-// (a TLS try that pgx made within one answer kept whole, as a stepError):
-// a copy of a *pgconn.PgError; a *net.OpError or *net.DNSError (addresses
-// and a system error) as it is; context.Canceled, DeadlineExceeded, io.EOF,
-// io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed and system
-// errors (ECONNREFUSED) as they are; and for anything else an error with
-// its redacted text only, so that it still counts as an answer that is
-// not a server's (a refused host next to one that said 28000).
+// kept are the errors safeParts keeps as they are: they hold no text of
+// the program's or the server's.
+var kept = []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed,
+	pgconn.ErrConnClosed, supervisor.ErrSilent, supervisor.ErrPanicked, supervisor.ErrReplaced, ErrMissed}
+
+// safeParts appends, for every end of err's tree, what may be kept of it:
+// a copy of a *pgconn.PgError with its texts masked; a network or system
+// error and the kept errors as they are; a TLS try within one answer as a
+// stepError; and for anything else its masked text only, so that it still
+// counts as an answer that is not a server's.
 func safeParts(err error, secrets []string, out []error) []error {
 	switch e := err.(type) {
 	case *pgconn.PgError:
 		c := *e
+		for _, f := range []*string{&c.Message, &c.Detail, &c.Hint, &c.Where, &c.InternalQuery} {
+			*f = redact.Text(*f, secrets...)
+		}
 		return append(out, &c)
 	case *net.OpError, *net.DNSError, syscall.Errno:
 		return append(out, err)
 	}
-	for _, s := range []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed, pgconn.ErrConnClosed} {
-		if err == s {
-			return append(out, err)
-		}
+	if reflect.TypeOf(err).Comparable() && slices.Contains(kept, err) {
+		return append(out, err)
 	}
 	switch u := err.(type) {
 	case interface{ Unwrap() []error }:
@@ -130,10 +128,7 @@ func safeParts(err error, secrets []string, out []error) []error {
 	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
 }
 
-// oneLine puts the text of pgx's joined errors, one try a line
-// ("failed to connect to `...`:\n\ta: ...\n\tb: ..."), on one line, the
-// tries separated by "; ", so that a log line or a command's error line
-// holds all of it.
+// oneLine puts pgx's tries, one a line, on one line separated by "; ".
 func oneLine(s string) string {
 	if !strings.Contains(s, "\n") {
 		return s
@@ -141,7 +136,6 @@ func oneLine(s string) string {
 	return strings.NewReplacer(":\n\t", ": ", "\n\t", "; ", "\n", "; ").Replace(s)
 }
 
-// walk calls f for err and every error in its tree.
 func walk(err error, f func(error)) {
 	if err == nil {
 		return
@@ -157,21 +151,18 @@ func walk(err error, f func(error)) {
 	}
 }
 
-// stepError is one of pgx's tries that failed in the TLS negotiation,
-// kept in a scrubbed chain: with sslmode=prefer the TLS try before the
-// plain one, with allow the one after it. It is a step within one
-// answer, not an answer: classify looks past it.
+// stepError is one of pgx's tries that failed in the TLS negotiation
+// (prefer's TLS try, allow's after the plain one): a step within one
+// answer, which classify looks past.
 type stepError struct{ err error }
 
 func (e *stepError) Error() string { return e.err.Error() }
 func (e *stepError) Unwrap() error { return e.err }
 
-// tlsStep reports whether e, one of the errors pgx joined in a
-// *pgconn.ConnectError (one per try: "host:port (host): msg: cause"), is
-// a try whose TLS negotiation failed ("tls error: ...", the server
-// refused TLS or the handshake failed). pgx exports neither the type nor
-// the step, so its text tells; TestSSLModeMatrix pins it against real
-// servers.
+// tlsStep reports whether e, one try of a *pgconn.ConnectError
+// ("host:port (host): msg: cause"), failed in the TLS negotiation. pgx
+// exports neither the type nor the step, so the text tells;
+// TestSSLModeMatrix pins it against real servers.
 func tlsStep(e error) bool {
 	inner := errors.Unwrap(e)
 	if inner == nil {

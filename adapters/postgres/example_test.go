@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -29,21 +30,21 @@ func Example() {
 	defer stop()
 	dsn := os.Getenv("DATABASE_URL") // postgres://app:secret@db:5432/app
 
-	pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "db"}})
+	// One value serves both; the default Names differ ("postgres pool ...",
+	// "postgres listener ...").
+	settings := supervisor.Settings{Backoff: backoff.Config{Base: 500 * time.Millisecond, Cap: 30 * time.Second}, Logger: slog.Default()}
+	pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: settings})
 	if err != nil {
 		log.Fatal(err) // names the bad option; never shows the password
 	}
-	prices, err := postgres.NewListener(dsn, postgres.ListenerOptions{
-		Channels:   []string{"prices"},
-		Supervisor: supervisor.Settings{Name: "price-feed"},
-	})
+	prices, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"prices"}, Supervisor: settings})
 	if err != nil {
 		log.Fatal(err)
 	}
 
 	var reg health.Registry
-	reg.Add("db", pool, true)           // not ready while the database is down
-	reg.Add("price-feed", prices, true) // nor while the cache may be stale
+	reg.Add(pool.Name(), pool, true)     // not ready while the database is down
+	reg.Add(prices.Name(), prices, true) // nor while the cache may be stale
 	http.Handle("/readyz", healthhttp.ReadyHandler(&reg))
 	go http.ListenAndServe(":8080", nil)
 
@@ -101,7 +102,7 @@ func ExamplePoolOptions_beforeConnect() {
 		log.Fatal(err)
 	}
 	go p.Run(ctx)
-	db, err := p.Conn(ctx) // the same *pgxpool.Pool across rotations
+	db, err := p.Conn(ctx) // the supervisor's Conn: the *pgxpool.Pool, the same across rotations
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -76,9 +76,9 @@ func TestRunTwice(t *testing.T) {
 	}
 }
 
-// TestPoolRunClosesThePool: the pool lives as long as Run, and Done is
-// closed only once it is closed: a BeforeClose hook holds the closing
-// pool, and Done waits for it.
+// TestPoolRunClosesThePool: the pool lives as long as Run, which returns
+// only once it is closed: a BeforeClose hook holds the closing pool, and
+// Run waits for it.
 func TestPoolRunClosesThePool(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	var once sync.Once
@@ -112,15 +112,14 @@ func TestPoolRunClosesThePool(t *testing.T) {
 	stopRun()
 	<-entered // the pool closes its connection; BeforeClose holds it
 	select {
-	case <-p.Done():
-		t.Fatal("Done was closed before the pool")
+	case <-ran:
+		t.Fatal("Run returned before the pool was closed")
 	case <-time.After(100 * time.Millisecond): // a bound on what must not happen
 	}
 	unblock()
-	<-p.Done()
+	require.NoError(t, <-ran)
 	assert.Error(t, pool.Ping(ctx), "the pool outlived Run")
 	assert.NoError(t, p.Err())
-	require.NoError(t, <-ran)
 	_, err = p.Conn(ctx)
 	assert.ErrorIs(t, err, supervisor.ErrStopped)
 }

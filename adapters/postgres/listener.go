@@ -16,61 +16,40 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Defaults of ListenerOptions.
-const (
-	DefaultBuffer               = 64 // notifications a Listener holds for the program
-	DefaultListenerPingInterval = 10 * time.Second
-)
+// DefaultBuffer is how many notifications a Listener holds by default.
+const DefaultBuffer = 64
 
 // ListenerOptions configures NewListener. The zero value of every field
 // means its default; NewListener copies it.
 type ListenerOptions struct {
-	// Channels are LISTENed on every connect. More can be added while the
-	// Listener runs, with Listen. Names are used exactly as written (quoted
-	// identifiers): pg_notify('Orders', ...) reaches "Orders" only. nil:
-	// none yet.
+	// Channels are LISTENed on every connect; Listen adds more. Names are
+	// used as written (quoted identifiers): pg_notify('Orders', ...)
+	// reaches "Orders" only.
 	Channels []string
 	// PingInterval is how long the connection may stay silent (no
-	// notification) before the Listener pings the server; 0 means
-	// DefaultListenerPingInterval (10s). PingTimeout bounds the ping, and,
-	// unless the DSN sets connect_timeout, each connect too (with
-	// Supervisor.ConnectTimeout if that is shorter); 0 means
-	// DefaultPingTimeout (3s). A LISTEN connection only reads, so
-	// without a ping a path that went silent (a NAT entry dropped, a
-	// peer that vanished) would look connected until TCP keep-alive gave
-	// up, minutes later.
+	// notification) before the Listener pings; 0 means DefaultPingInterval
+	// (5s). PingTimeout bounds the ping and, unless the DSN sets
+	// connect_timeout, each connect (with Supervisor.ConnectTimeout if
+	// shorter); 0 means DefaultPingTimeout (3s). A LISTEN connection only
+	// reads: without pings a dead path would look alive until TCP gave up.
 	PingInterval, PingTimeout time.Duration
-	// Buffer is how many notifications the Listener holds for the program;
-	// 0 means DefaultBuffer (64). When it is full the Listener stops
-	// reading from the server until the program catches up: memory stays
-	// bounded and the server queues the notifications meanwhile.
+	// Buffer is how many notifications wait for the program; 0 means
+	// DefaultBuffer (64). When it is full the Listener stops reading and
+	// the server queues them.
 	Buffer int
 	// Configure, when set, is called once by NewListener with the parsed
-	// config. nil: none. Its BuildContextWatcherHandler is then replaced:
-	// the Listener interrupts its wait by cancelling a context, which must
-	// be a read deadline, never a cancel request that could hit a LISTEN.
+	// config. Its BuildContextWatcherHandler is then replaced: the
+	// Listener interrupts a wait with a read deadline, never a cancel
+	// request that could hit a LISTEN.
 	Configure func(*pgx.ConnConfig)
-	// BeforeConnect, when set, is called before every connection attempt
-	// with the copy of the parsed config the attempt dials with (its Host
-	// and Port those of the one host it dials), and may change it:
-	// cfg.Password to a rotating password or an IAM authentication token,
-	// most often. The password it leaves there is masked like the DSN's
-	// wherever it could show. An error from it fails the attempt (retried
-	// with the backoff, unless it is backoff.Permanent). With it set, a
-	// login refused with 28P01 or 28000 is retried with the backoff rather
-	// than given up on: the next attempt may carry new credentials. nil:
-	// the DSN's credentials, and those refusals are final.
+	// BeforeConnect is as ConnOptions.BeforeConnect.
 	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
-	// TooManyConnectionsHint is the shortest wait after the server refused
-	// a connection with SQLSTATE 53300 (too many connections); 0 means
-	// DefaultTooManyConnectionsHint (5s).
+	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
+	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
-	// Supervisor configures the Listener's supervisor; see supervisor.New
-	// for its defaults. An empty Name becomes "postgres listener " and the
-	// DSN's target, redacted.
-	// Its Classify, if set, runs after this package's. The connection
-	// itself stays private, so there is no OnConnect: the Listener's own
-	// LISTENs on every connect.
+	// Supervisor configures the supervisor; an empty Name becomes
+	// "postgres listener " and the redacted target. The connection stays
+	// private, so there is no OnConnect: the Listener LISTENs there.
 	Supervisor supervisor.Settings
 }
 
@@ -83,14 +62,11 @@ type Notification struct {
 
 // Listener owns a dedicated connection that LISTENs on a set of channels
 // and hands the notifications to the program through Notifications,
-// reconnecting and re-LISTENing whenever the connection breaks. It offers
-// the supervisor's Run, Status, Subscribe, Done, Err, Name and History.
-// Its methods are safe for concurrent use; the connection itself is never
-// exposed, since a *pgx.Conn cannot be shared with the goroutine that
-// waits on it.
+// re-LISTENing after every reconnect. Notifications received before Run
+// returned can still be read. Its methods are safe for concurrent use.
 type Listener struct {
-	sup                       *supervisor.Supervisor[*pgx.Conn]
-	items                     chan item // the bounded buffer, in the order the server sent them
+	*supervisor.Supervisor[*ListenerConn]
+	items                     chan item // the bounded buffer, in the server's order
 	pingInterval, pingTimeout time.Duration
 	t                         target
 
@@ -98,12 +74,17 @@ type Listener struct {
 	channels  []string           // LISTENed on every connect, in the order added
 	pending   []*listenRequest   // Listen calls the live connection has not served yet
 	interrupt context.CancelFunc // ends Watch's wait for a notification; nil outside it
-	wake      chan struct{}      // capacity 1: a Listen call is pending (for Watch blocked delivering)
+	wake      chan struct{}      // capacity 1: a Listen call is pending
 
-	// Owned by the supervisor's goroutine (OnConnect and Watch).
-	owed bool  // an ErrMissed error is owed to the program (one, however many reconnects it covers)
-	lost error // why the connection was lost, for that error; nil when unknown
+	// Owned by the supervisor's calls (OnConnect, Watch), one at a time.
+	owed bool  // an ErrMissed error is owed to the program
+	lost error // why the connection was lost, for that error
 }
+
+// ListenerConn is one connection of a Listener, which only the Listener
+// uses: a program may hand the one Conn returns to Invalidate, to have
+// the Listener reconnect.
+type ListenerConn struct{ conn *pgx.Conn }
 
 // item is one delivery: a notification, or the ErrMissed error.
 type item struct {
@@ -117,19 +98,10 @@ type listenRequest struct {
 	done    chan struct{}
 }
 
-// NewListener returns a Listener on dsn (see NewConn for its forms); Run
-// starts it. Defaults: no Channels yet, PingInterval 10s, PingTimeout 3s
-// (a silent path is found within 13s), Buffer 64, no Configure, no
-// BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
-// "postgres listener " and the redacted target. Every connect (the dial,
-// TLS and the login) and every cancel request is bounded by the DSN's
-// connect_timeout, or else by the shorter of PingTimeout and
-// Supervisor.ConnectTimeout (3s with the defaults): an attempt stuck on a
-// path that died fails that soon.
-// Bad options are one error wrapping supervisor.ErrInvalidOptions that
-// names the field. With several hosts in the DSN, a Listener that lost
-// its host LISTENs on the next one at once (see the package
-// documentation), and yields ErrMissed as after any reconnect.
+// NewListener returns a Listener on dsn (see NewConn). Defaults: no
+// Channels yet, PingInterval 5s, PingTimeout 3s (a silent path is found
+// within 8s), Buffer 64, TooManyConnectionsHint 5s, the supervisor's own,
+// Name "postgres listener " and the redacted target.
 func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
@@ -137,7 +109,7 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if o.Buffer < 0 {
 		return nil, opterr.New(pkg, "Buffer", o.Buffer, "negative")
 	}
-	if err := pingDefaults(&o.PingInterval, &o.PingTimeout, DefaultListenerPingInterval); err != nil {
+	if err := pingDefaults(&o.PingInterval, &o.PingTimeout); err != nil {
 		return nil, err
 	}
 	hint, err := checkHint(o.TooManyConnectionsHint)
@@ -164,19 +136,17 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}
-	// Watch interrupts WaitForNotification by cancelling its context: with
-	// the deadline handler that is a read timeout, which pgconn survives.
-	// A cancel request (the other handler) could cancel a LISTEN instead.
 	cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
 		return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
 	}
 	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
-	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, min(connectTimeout(o.Supervisor), o.PingTimeout)), l: l}
+	timeout := min(connectTimeout(o.Supervisor.ConnectTimeout), o.PingTimeout)
+	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, timeout), l: l}
+	var conn supervisor.Connector[*ListenerConn] = c
 	if l.t.several() {
-		l.sup, err = newSupervisor[*pgx.Conn](l.t, listenReplicas{c}, supervisor.Options[*pgx.Conn]{Settings: o.Supervisor, OnConnect: l.onConnect})
-	} else {
-		l.sup, err = newSupervisor(l.t, c, supervisor.Options[*pgx.Conn]{Settings: o.Supervisor, OnConnect: l.onConnect})
+		conn = listenReplicas{c}
 	}
+	l.Supervisor, err = newSupervisor(l.t, nil, conn, withOnConnect(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}

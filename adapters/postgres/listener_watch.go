@@ -8,41 +8,51 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/redial-go/redial/supervisor"
 )
 
 // listenConnector is the Listener's Connector and Watcher: the supervisor
-// runs Watch on its own goroutine, so the wait for notifications needs no
-// goroutine of its own.
+// runs Watch on its own goroutine, which waits for the notifications.
 type listenConnector struct {
 	*connector
 	l *Listener
 }
 
-func (c *listenConnector) Watch(ctx context.Context, conn *pgx.Conn) error {
-	return c.l.watch(ctx, conn)
+func (c *listenConnector) Connect(ctx context.Context) (*ListenerConn, error) {
+	return listening(c.connect(ctx, -1))
 }
 
-// listenReplicas is the Listener's connector of a DSN with several
-// hosts: the supervisor calls ConnectTo, one host per attempt.
+func (c *listenConnector) Close(lc *ListenerConn) error { return c.connector.Close(lc.conn) }
+
+func (c *listenConnector) Watch(ctx context.Context, lc *ListenerConn) error {
+	return c.l.watch(ctx, lc.conn)
+}
+
 type listenReplicas struct{ *listenConnector }
 
-// Endpoints returns the hosts' host:port.
 func (r listenReplicas) Endpoints() []string { return names(r.t.hosts) }
 
-// ConnectTo makes one attempt on host i.
-func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) {
-	return r.connect(ctx, i)
+func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*ListenerConn, error) {
+	return listening(r.connect(ctx, i))
+}
+
+func listening(conn *pgx.Conn, err error) (*ListenerConn, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &ListenerConn{conn}, nil
 }
 
 // onConnect LISTENs on every channel, in one round trip, before the state
 // is Connected, and serves the Listen calls made until now.
-func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
+func (l *Listener) onConnect(ctx context.Context, lc *ListenerConn) error {
 	l.mu.Lock()
 	channels := slices.Clone(l.channels)
 	reqs := l.pending
 	l.pending = nil
 	l.mu.Unlock()
-	if err := listen(ctx, conn, channels); err != nil {
+	if err := listen(ctx, lc.conn, channels); err != nil {
 		l.requeue(reqs)
 		return err
 	}
@@ -51,9 +61,8 @@ func (l *Listener) onConnect(ctx context.Context, conn *pgx.Conn) error {
 }
 
 // watch delivers notifications until conn breaks (it returns why) or ctx
-// ends (the supervisor stops). After a reconnect it first delivers the
-// ErrMissed error. A Listen call interrupts the wait; the LISTEN runs
-// here, on this goroutine, between two waits.
+// ends, the ErrMissed error owed after a reconnect first. A Listen call
+// interrupts the wait; its LISTEN runs here, between two waits.
 func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 	defer func() {
 		if !l.owed { // the first loss since the program last heard of one
@@ -63,7 +72,7 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 	for {
 		if l.owed {
 			if ok, err := l.send(ctx, conn, item{err: l.missed()}); !ok {
-				return err // owed still: delivered after the next connect
+				return err // still owed: delivered after the next connect
 			}
 			l.owed, l.lost = false, nil
 		}
@@ -86,12 +95,10 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
-			return nil // the supervisor knows why
+			return nil
 		case wctx.Err() != nil && !conn.IsClosed():
-			// Interrupted by Listen, or silent for PingInterval: a
-			// cancelled context is a read deadline to pgconn, not a broken
-			// connection; a notification half read is completed by the
-			// next read.
+			// Interrupted by Listen, or silent for PingInterval: a read
+			// deadline to pgconn, not a broken connection.
 			if errors.Is(wctx.Err(), context.DeadlineExceeded) {
 				if err := l.ping(ctx, conn); err != nil {
 					return err
@@ -103,8 +110,7 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 	}
 }
 
-// missed returns the error owed after a reconnect: ErrMissed, and why the
-// connection was lost when that is known.
+// missed returns the error owed after a reconnect.
 func (l *Listener) missed() error {
 	if l.lost == nil {
 		return fmt.Errorf("postgres: %w", ErrMissed)
@@ -116,10 +122,14 @@ func (l *Listener) missed() error {
 func (l *Listener) ping(ctx context.Context, conn *pgx.Conn) error {
 	pctx, cancel := context.WithTimeout(ctx, l.pingTimeout)
 	defer cancel()
-	if err := conn.Ping(pctx); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("heartbeat: no answer within %v: %w", l.pingTimeout, err)
+	err := conn.Ping(pctx)
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return nil
+	case pctx.Err() != nil:
+		return fmt.Errorf("ping: no answer within %v: %w: %w", l.pingTimeout, supervisor.ErrSilent, err)
 	}
-	return nil
+	return fmt.Errorf("ping: %w", err)
 }
 
 // arm sets the function that interrupts the current wait; it refuses
@@ -170,11 +180,9 @@ func serve(reqs []*listenRequest) {
 }
 
 // send puts it in the buffer unless ctx ends first (false, nil): the
-// program's pace sets the Listener's, and nothing piles up in memory. While
-// it waits, it serves Listen calls, which may come from the very loop over
-// Notifications: the connection is idle meanwhile, and it, received
-// before, is still delivered first. A failed LISTEN is returned (false,
-// err).
+// program's pace sets the Listener's. While it waits it serves Listen
+// calls, which may come from the loop over Notifications itself; a failed
+// LISTEN is returned (false, err).
 func (l *Listener) send(ctx context.Context, conn *pgx.Conn, it item) (bool, error) {
 	for {
 		select {
@@ -190,9 +198,9 @@ func (l *Listener) send(ctx context.Context, conn *pgx.Conn, it item) (bool, err
 	}
 }
 
-// listen runs LISTEN for every channel in one simple-protocol round trip.
-// Notifications that arrive meanwhile are buffered by pgx and returned by
-// the next WaitForNotification, in order.
+// listen runs LISTEN for every channel in one simple-protocol round trip;
+// notifications that arrive meanwhile wait in pgx for the next
+// WaitForNotification.
 func listen(ctx context.Context, conn *pgx.Conn, channels []string) error {
 	if len(channels) == 0 {
 		return nil

@@ -11,15 +11,10 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// nameOf returns the default Name of a supervisor of kind (conn,
-// listener, pool) over cfg: "postgres", kind and its target, built from
-// the parsed config and holding no secret by construction,
-// postgres://user@host:port/dbname, the hosts of a multi-host DSN joined
-// with commas ("postgres pool postgres://app@h1:5432,h2:5433/db"), so that
-// a Conn, a Listener and a Pool on one DSN are told apart. A part that shares a
-// piece with one of secrets (a malformed DSN that pgx read another way
-// than its author meant, taking part of the password for the host) is
-// masked whole.
+// nameOf returns the default Name of kind over cfg, built from the parsed
+// config: "postgres pool postgres://app@h1:5432,h2:5433/db". A part that
+// shares a piece with a secret (pgx took part of a password for the host)
+// is masked whole.
 func nameOf(kind string, cfg *pgconn.Config, secrets []string) string {
 	clean := func(s string) string {
 		if sharesPiece(s, secrets) {
@@ -48,9 +43,8 @@ func nameOf(kind string, cfg *pgconn.Config, secrets []string) string {
 	return b.String()
 }
 
-// newTarget returns what the constructor of kind knows of dsn once
-// parsed as cfg (after Configure): its secrets, its name, its endpoints
-// when it has several hosts; rotating says BeforeConnect is set.
+// newTarget returns what the constructor of kind knows of dsn once parsed
+// as cfg; rotating says BeforeConnect is set.
 func newTarget(kind, dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
 	t := target{secrets: newSecretSet(secrets), name: nameOf(kind, cfg, secrets), tooMany: tooMany, rotating: rotating,
@@ -61,10 +55,8 @@ func newTarget(kind, dsn string, cfg *pgconn.Config, tooMany time.Duration, rota
 	return t
 }
 
-// sharesPiece reports whether part holds a secret of 4 bytes or more, or a
-// piece of one (split at the separators of a DSN), or whether a piece of
-// part is in a secret: whichever way pgx cut and decoded the DSN, a part
-// that holds text of the password shows.
+// sharesPiece reports whether part and a secret share a piece of 4 bytes
+// or more, whichever way pgx cut and decoded the DSN.
 func sharesPiece(part string, secrets []string) bool {
 	mine := pieces(part)
 	for _, sec := range secrets {
@@ -85,7 +77,6 @@ func sharesPiece(part string, secrets []string) bool {
 	return false
 }
 
-// pieces splits s at separators and returns the pieces of 4 bytes or more.
 func pieces(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(s, separator) {

@@ -5,24 +5,13 @@ import (
 	"iter"
 )
 
-// Notifications yields the notifications of the Listener's channels, in
-// the order the server sent them, and, once after every reconnect, an
-// error wrapping ErrMissed that says why the connection was lost: it comes
-// after the channels are LISTENed again and before the new connection's
-// notifications, so the program re-reads the state they describe then
-// (every change made after it is notified). A yielded error never ends the
-// loop; the Notification that goes with it is zero.
-//
-// The loop ends when ctx ends, or when the Listener is done (Stopped or
-// Failed: Err says which) once the notifications it had already received
-// are delivered. While there is no connection it waits; it never spins.
-// Breaking out of the loop loses nothing: the next loop goes on where it
-// left off.
-//
-// One consumer at a time: two loops running at once would each get part
-// of the stream. While the program is slow to take notifications, the
-// Listener stops reading once Buffer of them wait, and the server queues
-// the rest.
+// Notifications yields the notifications, in the server's order, and once
+// after every reconnect an error wrapping ErrMissed that says why the
+// connection was lost: it comes once the channels are LISTENed again, so
+// the program re-reads the state they describe then. An error never ends
+// the loop. The loop ends when ctx ends, or when the Listener is done
+// (Err says why) and what it received is delivered; it never spins, and
+// breaking out loses nothing. One consumer at a time.
 func (l *Listener) Notifications(ctx context.Context) iter.Seq2[Notification, error] {
 	return func(yield func(Notification, error) bool) {
 		for ctx.Err() == nil {
@@ -33,7 +22,7 @@ func (l *Listener) Notifications(ctx context.Context) iter.Seq2[Notification, er
 				}
 			case <-ctx.Done():
 				return
-			case <-l.sup.Done():
+			case <-l.Done():
 				l.drain(ctx, yield) // Watch has returned: nothing more comes
 				return
 			}
@@ -41,8 +30,7 @@ func (l *Listener) Notifications(ctx context.Context) iter.Seq2[Notification, er
 	}
 }
 
-// drain yields what is left in the buffer, until ctx ends or the loop
-// breaks.
+// drain yields what is left in the buffer.
 func (l *Listener) drain(ctx context.Context, yield func(Notification, error) bool) {
 	for ctx.Err() == nil {
 		select {

@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"context"
 	"time"
 
 	"github.com/redial-go/redial/internal/adapt"
@@ -11,25 +12,20 @@ import (
 // pkg prefixes every bad-option error of this package.
 const pkg = "postgres"
 
-// target is what the three constructors share: the secrets (the parsed
-// DSN's, and the passwords BeforeConnect sets), the redacted name, the
-// 53300 hint, whether credentials rotate (BeforeConnect is set), and, for
-// a DSN with several hosts, the endpoints and their last answers.
+// target is what the three constructors share: the secrets, the default
+// Name, the 53300 hint, whether BeforeConnect rotates the credentials,
+// and, with several hosts, the endpoints and their last answers.
 type target struct {
 	secrets  *secretSet
 	name     string
 	tooMany  time.Duration
 	rotating bool
-	hosts    []endpoint // nil with one host: no Endpoints
+	hosts    []endpoint // nil with one host
 	answers  *answers   // nil with one host
 }
 
-// several reports whether t has several endpoints: its connectors then
-// offer supervisor.Endpoints.
 func (t target) several() bool { return len(t.hosts) > 1 }
 
-// checkHint checks a TooManyConnectionsHint and returns it with its
-// default filled in.
 func checkHint(d time.Duration) (time.Duration, error) {
 	switch {
 	case d < 0:
@@ -40,29 +36,31 @@ func checkHint(d time.Duration) (time.Duration, error) {
 	return d, nil
 }
 
-// spec is what the adapter adds to the program's supervisor options: the
-// default Name and a Classify that knows the DSN's secrets; the program's
-// Classify runs after it.
-func (t target) spec() adapt.Spec {
-	return adapt.Spec{Pkg: pkg, Name: t.name, Classify: t.classify}
-}
-
+// Classify is the package's Classify with t's secrets, hint, rotation and
+// hosts' answers; the program's runs after it.
 func (t target) classify(err error) error {
 	return classify(err, t.secrets.all(), t.tooMany, t.rotating, t.answers)
 }
 
-// scrub is scrub with t's secrets.
 func (t target) scrub(err error) error { return scrub(err, t.secrets.all()) }
 
-// newSupervisor builds the supervisor of c under o, the adapter's way.
-func newSupervisor[C comparable](t target, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
-	return adapt.New(t.spec(), c, o)
+// newSupervisor builds the supervisor of c, with classify (t's by
+// default) before the program's.
+func newSupervisor[C comparable](t target, classify func(error) error, c supervisor.Connector[C], o supervisor.Options[C]) (*supervisor.Supervisor[C], error) {
+	if classify == nil {
+		classify = t.classify
+	}
+	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: classify}, c, o)
+}
+
+// withOnConnect returns the Options[C] of the Settings s and onConnect.
+func withOnConnect[C comparable](s supervisor.Settings, onConnect func(context.Context, C) error) supervisor.Options[C] {
+	return supervisor.Options[C]{Settings: s, OnConnect: onConnect}
 }
 
 // pingDefaults checks a PingInterval and PingTimeout and fills in their
-// defaults: interval 0 means defInterval, timeout 0 means
-// DefaultPingTimeout.
-func pingDefaults(interval, timeout *time.Duration, defInterval time.Duration) error {
+// defaults.
+func pingDefaults(interval, timeout *time.Duration) error {
 	switch {
 	case *interval < 0:
 		return opterr.New(pkg, "PingInterval", *interval, "negative")
@@ -70,7 +68,7 @@ func pingDefaults(interval, timeout *time.Duration, defInterval time.Duration) e
 		return opterr.New(pkg, "PingTimeout", *timeout, "negative")
 	}
 	if *interval == 0 {
-		*interval = defInterval
+		*interval = DefaultPingInterval
 	}
 	if *timeout == 0 {
 		*timeout = DefaultPingTimeout

@@ -2,18 +2,17 @@ package postgres
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Defaults of PoolOptions.
+// Defaults of the PingInterval and PingTimeout of ListenerOptions and
+// PoolOptions.
 const (
 	DefaultPingInterval = 5 * time.Second
 	DefaultPingTimeout  = 3 * time.Second
@@ -23,92 +22,54 @@ const (
 // default; NewPool copies it.
 type PoolOptions struct {
 	// PingInterval is the time between two health pings of a Connected
-	// pool; 0 means DefaultPingInterval (5s). While the database is down,
-	// pings follow the backoff instead.
+	// pool; 0 means DefaultPingInterval (5s). In Backoff, the attempts
+	// ping, paced by the backoff.
 	PingInterval time.Duration
-	// PingTimeout bounds each ping (acquiring a connection, dialing if
-	// need be, and the round trip); 0 means DefaultPingTimeout (3s).
-	// Unless the DSN sets connect_timeout, every dial of the pool (a
-	// query's, a ping's, one pgxpool makes in the background, a cancel
-	// request) is bounded by the shorter of PingTimeout and
-	// Supervisor.ConnectTimeout too, so that none outlives the outage it
-	// was made in.
+	// PingTimeout bounds each ping, a dial included; 0 means
+	// DefaultPingTimeout (3s). Unless the DSN sets connect_timeout, every
+	// dial of the pool (pgxpool's own and cancel requests included) and
+	// every BeforeConnect call is bounded by the shorter of PingTimeout
+	// and Supervisor.ConnectTimeout.
 	PingTimeout time.Duration
 	// Configure, when set, is called once by NewPool with the parsed
-	// config: MaxConns, AfterConnect, a Tracer. nil: none. Leave MinConns
-	// at 0 to keep every dial while the database is down paced by the
-	// backoff: pgxpool refills MinConns on its own schedule.
+	// config: MaxConns, AfterConnect, a Tracer. Leave MinConns at 0 to
+	// keep the dials of an outage paced by the backoff.
 	Configure func(*pgxpool.Config)
-	// BeforeConnect, when set, is called before every dial of every
-	// connection of the pool — a ping's, a query's, one pgxpool makes in
-	// the background — with the copy of the parsed config that dial uses
-	// (its Host and Port those of the current host, with several), and may
-	// change it: cfg.Password to a rotating password or an IAM
-	// authentication token, most often. It runs inside pgxpool's
-	// BeforeConnect, after one that Configure set. The password it leaves
-	// there is masked like the DSN's wherever it could show. An error from
-	// it fails that dial (and the ping or query that needed it). With it
-	// set, a login refused with 28P01 or 28000 is retried with the backoff
-	// rather than given up on, and the *pgxpool.Pool the program holds
-	// works again once the credentials are good. nil: the DSN's
-	// credentials, and those refusals are final (the Pool fails and its
-	// pool is closed).
+	// BeforeConnect, when set, is called before every dial of the pool,
+	// after a BeforeConnect that Configure set, with the copy of the
+	// config that dial uses (Host and Port of the current host). It runs
+	// on a goroutine of its own: a panic in it fails the Pool
+	// (supervisor.ErrPanicked) and Run panics again with the value. See
+	// ConnOptions.BeforeConnect for the rest.
 	BeforeConnect func(ctx context.Context, cfg *pgconn.Config) error
-	// TooManyConnectionsHint is the shortest wait after the server refused
-	// a connection with SQLSTATE 53300 (too many connections); 0 means
-	// DefaultTooManyConnectionsHint (5s).
+	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
+	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
-	// Supervisor configures the Pool's supervisor; see supervisor.New for
-	// its defaults. An empty Name becomes "postgres pool " and the DSN's
-	// target, redacted. Its Classify, if set, runs after this package's.
+	// Supervisor configures the supervisor; an empty Name becomes
+	// "postgres pool " and the redacted target.
 	Supervisor supervisor.Settings
 }
 
-// Pool supervises one *pgxpool.Pool. Its health says whether the pool
-// can serve a query, from a bounded Ping on an interval and the queries
-// run through Do: Connected while they work; Backoff, with pings paced by
-// the jittered backoff, while the database is down; Connected again when
-// it is back, with the same *pgxpool.Pool, so a program that kept the
-// pool needs no restart. One dead backend does not make it unhealthy to
-// the pings (pgxpool drops it and a second ping decides), nor does a dial
-// of one more connection that fails while others work (53300 from a full
-// server), nor a query its caller gave up on; a query through Do over an
-// existing connection that fails with a connection error (IsConnError)
-// makes it Backoff at once: a pool whose every connection is busy is not
-// pinged, and a server restart that the pings missed still shows. It
-// offers the supervisor's Run, Status, Subscribe, Done, Err, Name and
-// History; its methods are safe for concurrent use.
-//
-// The pool itself is created by the first attempt and closed when Run
-// returns; it never re-sends a query (see the package documentation).
-// Errors from queries run on it directly (pool.Query, pool.Exec) may
-// carry pgx's *pgconn.ConnectError, whose Config holds the password: pass
-// them through SafeError before logging or storing them; Do's errors
-// have been already.
+// Pool supervises one *pgxpool.Pool, which stays the same for the Pool's
+// whole life: Conn (the supervisor's) returns it once Connected; Do runs a
+// query on it and tells the Pool what the query proved. The health says
+// whether the pool can serve: Connected while its pings and Do's queries
+// work, Backoff while it can serve none (see Do). Its methods are safe for
+// concurrent use.
 type Pool struct {
-	sup     *supervisor.Supervisor[*pgxpool.Pool]
-	c       *poolConnector
-	started atomic.Bool
-	done    chan struct{} // closed once Run has returned and the pool is closed
-	err     error         // what Run returned; written before done is closed
+	*supervisor.Supervisor[*pgxpool.Pool]
+	c *poolConnector
 }
 
-// NewPool returns a Pool on dsn (see NewConn for its forms; it may carry
-// pool_max_conns and the other pgxpool settings); Run starts it.
-// Defaults: PingInterval 5s, PingTimeout 3s, no Configure, no
-// BeforeConnect, TooManyConnectionsHint 5s, the supervisor's own and Name
-// "postgres pool " and the redacted target; every dial bounded by the
-// DSN's connect_timeout, or else by the shorter of PingTimeout and
-// Supervisor.ConnectTimeout (3s with the defaults). Bad options are one error wrapping
-// supervisor.ErrInvalidOptions that names the field. With several hosts
-// in the DSN, every dial of the pool goes to the current one, and a Pool
-// that lost it moves to the next at once with the same *pgxpool.Pool
-// (see the package documentation).
+// NewPool returns a Pool on dsn (see NewConn; the DSN may carry
+// pool_max_conns and the other pgxpool settings). Defaults: PingInterval
+// 5s, PingTimeout 3s, TooManyConnectionsHint 5s, the supervisor's own,
+// Name "postgres pool " and the redacted target.
 func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if err := checkDSN(dsn); err != nil {
 		return nil, err
 	}
-	if err := pingDefaults(&o.PingInterval, &o.PingTimeout, DefaultPingInterval); err != nil {
+	if err := pingDefaults(&o.PingInterval, &o.PingTimeout); err != nil {
 		return nil, err
 	}
 	hint, err := checkHint(o.TooManyConnectionsHint)
@@ -127,68 +88,31 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	}
 	t := newTarget("pool", dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
 	c := newPoolConnector(cfg, t, o)
-	var sup *supervisor.Supervisor[*pgxpool.Pool]
+	var conn supervisor.Connector[*pgxpool.Pool] = c
 	if t.several() {
-		sup, err = newSupervisor[*pgxpool.Pool](t, poolReplicas{c}, supervisor.Options[*pgxpool.Pool]{Settings: o.Supervisor})
-	} else {
-		sup, err = newSupervisor(t, c, supervisor.Options[*pgxpool.Pool]{Settings: o.Supervisor})
+		conn = poolReplicas{c}
 	}
+	sup, err := newSupervisor(t, c.classify, conn, withOnConnect[*pgxpool.Pool](o.Supervisor, nil))
 	if err != nil {
 		return nil, err
 	}
-	return &Pool{sup: sup, c: c, done: make(chan struct{})}, nil
+	c.proven = sup.Proven
+	return &Pool{Supervisor: sup, c: c}, nil
 }
 
-// Run supervises the pool until ctx ends (it returns nil) or it gives up
-// (it returns the error, wrapping supervisor.ErrFailed). Before returning
-// it closes the pool: connections get one second to say goodbye, then the
-// ones still open (a stalled network, a query still running) are cut, so
-// Run returns promptly. Stop the goroutines that use the pool before
-// ending Run's ctx, or their queries fail. Run may be called once.
+// Run is the supervisor's Run, and then closes the pool: connections get
+// a second to say goodbye, then those still open are cut. Done is closed
+// when the supervisor ends, before the pool is; Run returns after. A
+// BeforeConnect that panicked after the supervisor's last attempt makes
+// Run panic with its value too.
 func (p *Pool) Run(ctx context.Context) error {
-	if !p.started.CompareAndSwap(false, true) {
-		return p.sup.Run(ctx) // supervisor.ErrAlreadyStarted, and nothing else
+	if !p.c.started.CompareAndSwap(false, true) {
+		return p.Supervisor.Run(ctx) // ErrAlreadyStarted
 	}
-	p.err = p.sup.Run(ctx)
+	defer p.c.close() // when Run panics too
+	err := p.Supervisor.Run(ctx)
 	p.c.close()
-	close(p.done)
-	return p.err
+	p.c.hooks.over.Store(true)
+	p.c.raise()
+	return err
 }
-
-// Conn returns the pool once it is Connected, waiting while it is not;
-// it fails when ctx ends or the Pool has stopped or given up. The pool
-// stays the same for the Pool's whole life.
-func (p *Pool) Conn(ctx context.Context) (*pgxpool.Pool, error) { return p.sup.Conn(ctx) }
-
-// Status returns a snapshot of the pool's health; a Pool is a
-// health.Source.
-func (p *Pool) Status() health.Status { return p.sup.Status() }
-
-// Subscribe returns the conflating health channel; see
-// supervisor.Supervisor.Subscribe.
-func (p *Pool) Subscribe() (<-chan health.Status, func()) { return p.sup.Subscribe() }
-
-// History returns the Pool's last transitions, oldest first (see
-// supervisor.Supervisor.History): a Pool is a health.HistorySource, for
-// the status page.
-func (p *Pool) History() []health.Transition { return p.sup.History() }
-
-// Done returns a channel that is closed once Run has returned, after the
-// pool is closed.
-func (p *Pool) Done() <-chan struct{} { return p.done }
-
-// Err returns what Run returned once Done is closed: nil when it stopped
-// because its ctx ended, the error (wrapping supervisor.ErrFailed) when it
-// gave up. Before that it returns nil.
-func (p *Pool) Err() error {
-	select {
-	case <-p.done:
-		return p.err
-	default:
-		return nil
-	}
-}
-
-// Name returns the Pool's name: Supervisor.Name, or "postgres pool " and
-// the redacted target.
-func (p *Pool) Name() string { return p.sup.Name() }

@@ -7,13 +7,12 @@ import (
 )
 
 // poolCloseGrace is how long closing a pool may take before its
-// connections are cut: pgx gives each one up to 15s to say goodbye (a
-// cancel request, Terminate, draining what the server still sends), which
-// on a stalled network is 15s of a Run that should have returned.
+// connections are cut: pgx gives each 15s to say goodbye, which on a
+// stalled network is 15s of a Run that should have returned.
 const poolCloseGrace = time.Second
 
 // closePool closes p, cutting the connections d still tracks after
-// poolCloseGrace; it returns once p.Close has.
+// poolCloseGrace.
 func closePool(p *pgxpool.Pool, d *dialer) {
 	done := make(chan struct{})
 	go func() {

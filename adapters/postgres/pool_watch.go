@@ -4,39 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/redial-go/redial/supervisor"
 )
 
 // poolConnector is the Pool's Connector and Watcher. An attempt is a
-// ping; a lost pool is reset, not closed, so the same *pgxpool.Pool
-// serves the program across outages. pool is written once, by the first
-// Connect on the supervisor's goroutine, before made is closed; the other
-// fields are set by NewPool.
+// ping; a lost pool is reset, not closed, so the same *pgxpool.Pool serves
+// across outages. pool is set once, by the first Connect, before made is
+// closed.
 type poolConnector struct {
 	cfg               *pgxpool.Config
 	t                 target
 	interval, timeout time.Duration
-	dials             *dialer       // every connection pool dialed: bounded, and cut when it is lost or closed
-	pool              *pgxpool.Pool // made by the first Connect
-	made              chan struct{} // closed once pool is set
+	dials             *dialer
+	pool              *pgxpool.Pool
+	made              chan struct{}
 	suspect           chan struct{} // capacity 1: a caller gave up on a query; Watch pings soon
-	current           atomic.Int32  // with several hosts, the endpoint every dial of the pool goes to
+	current           atomic.Int32  // with several hosts, the endpoint every dial goes to
+	started           atomic.Bool   // Run was called
+	closed            sync.Once
+	proven            func() // the supervisor's Proven: wakes a Backoff wait
+	hooks             hookRunner
 }
 
-// newPoolConnector returns the connector of cfg: its dials are bounded
-// (see PoolOptions.PingTimeout) and tracked, go to the current endpoint
-// when the DSN has several hosts, and every connection gets
-// o.BeforeConnect's credentials, after what a pgxpool BeforeConnect set by
-// Configure did.
 func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
-	defaultConnectTimeout(&cfg.ConnConfig.Config, min(connectTimeout(o.Supervisor), o.PingTimeout))
+	defaultConnectTimeout(&cfg.ConnConfig.Config, min(connectTimeout(o.Supervisor.ConnectTimeout), o.PingTimeout))
 	c := &poolConnector{cfg: cfg, t: t, interval: o.PingInterval, timeout: o.PingTimeout,
-		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{}), suspect: make(chan struct{}, 1)}
+		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{}), suspect: make(chan struct{}, 1),
+		hooks: hookRunner{bound: cfg.ConnConfig.ConnectTimeout, crashed: make(chan struct{})}}
 	before, configured := o.BeforeConnect, cfg.BeforeConnect
 	cfg.BeforeConnect = func(ctx context.Context, cc *pgx.ConnConfig) error {
 		at := -1
@@ -44,13 +46,19 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 			at = int(c.current.Load())
 			t.hosts[at].steer(&cc.Config)
 		}
-		if configured != nil {
-			if err := configured(ctx, cc); err != nil {
-				t.secrets.add(cc.Password)
-				return &hookError{err}
-			}
+		if before == nil && configured == nil {
+			c.dials.session(&cc.Config, at)
+			return nil
 		}
-		return t.prepare(ctx, &cc.Config, at, before, c.dials)
+		return c.hooks.call(ctx, c.wake, func(ctx context.Context) error {
+			if configured != nil {
+				if err := configured(ctx, cc); err != nil {
+					t.secrets.add(cc.Password)
+					return &hookError{err}
+				}
+			}
+			return t.prepare(ctx, &cc.Config, at, before, c.dials)
+		})
 	}
 	if t.several() {
 		c.keepCurrent(cfg)
@@ -59,10 +67,9 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 }
 
 // keepCurrent makes the pool hand out only connections to the current
-// endpoint: one dialed while the attempt that switched endpoints ran (its
-// BeforeConnect came first) is destroyed when acquired, and the acquire
-// takes or dials another. Then the PrepareConn (or BeforeAcquire) that
-// Configure set, if any, decides.
+// endpoint (one dialed while the attempt that moved it ran is destroyed
+// when acquired), then lets Configure's PrepareConn or BeforeAcquire
+// decide.
 func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
 	prepare, acquire := cfg.PrepareConn, cfg.BeforeAcquire
 	cfg.PrepareConn = func(ctx context.Context, conn *pgx.Conn) (bool, error) {
@@ -81,6 +88,7 @@ func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
 
 // Connect makes the pool (on the first attempt) and pings it.
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
+	c.raise()
 	if c.pool == nil {
 		p, err := pgxpool.NewWithConfig(ctx, c.cfg)
 		if err != nil {
@@ -97,7 +105,7 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 }
 
 // connectTo makes endpoint i the one the pool dials, resetting the pool
-// when it was another (its connections lead to the host left), and pings.
+// when it was another, and pings.
 func (c *poolConnector) connectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
 	c.t.answers.at(i)
 	if int(c.current.Swap(int32(i))) != i && c.pool != nil {
@@ -107,42 +115,36 @@ func (c *poolConnector) connectTo(ctx context.Context, i int) (*pgxpool.Pool, er
 	return c.Connect(ctx)
 }
 
-// poolReplicas is the Pool's connector of a DSN with several hosts: the
-// supervisor calls ConnectTo, one host per attempt, and the pool's dials
-// follow.
 type poolReplicas struct{ *poolConnector }
 
-// Endpoints returns the hosts' host:port.
 func (r poolReplicas) Endpoints() []string { return names(r.t.hosts) }
 
-// ConnectTo makes one attempt on host i.
 func (r poolReplicas) ConnectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
 	return r.connectTo(ctx, i)
 }
 
-// Close drops every connection of a pool found lost: they lead to a
-// server that went away. Idle ones are closed now; those in use when
-// they are released. Connections pgconn is already closing (after an
-// interrupted query), and those it closes later, get cleanupGrace to do
-// it instead of 15s, so that they do not hold the pool's slots.
+// Close drops every connection of a pool found lost: idle ones now, those
+// in use when released; the cleanups under way get cleanupGrace.
 func (c *poolConnector) Close(p *pgxpool.Pool) error {
 	p.Reset()
 	c.dials.condemn()
 	return nil
 }
 
-// Watch pings the pool every interval, and soon after a query's caller
-// gave up on it (interrupted), until it finds that the pool can serve no
-// query (check). A pool whose every connection works and is in use is
-// not pinged, since a ping would only wait for one of them: the queries
-// in flight tell, through Do.
+// Watch pings the pool every interval, and soon after a caller gave up on
+// a query, until the pool can serve no query. A pool whose every
+// connection works and is in use is not pinged: the queries tell, through
+// Do.
 func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	t := time.NewTimer(c.interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
+			c.raise()
 			return nil
+		case <-c.hooks.crashed:
+			c.raise()
 		case <-t.C:
 		case <-c.suspect:
 		}
@@ -155,11 +157,10 @@ func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 	}
 }
 
-// check pings the pool, and once more when that failed: the second ping
-// tells one dead backend (pgxpool destroyed it after the first failure,
-// and dials a fresh one) from a server that is gone. A ping that failed
-// only to dial one more connection while others work (53300, a refused
-// or timed-out dial) is that dial's failure.
+// check pings, and once more after a failure: pgxpool destroyed the dead
+// backend of the first, so the second tells one dead backend from a
+// server that is gone. A ping that only failed to dial one more
+// connection while others work is that dial's failure.
 func (c *poolConnector) check(ctx context.Context) error {
 	var err error
 	for range 2 {
@@ -171,8 +172,9 @@ func (c *poolConnector) check(ctx context.Context) error {
 	return err
 }
 
-// ping pings the pool within the ping timeout; dial says whether it
-// failed to make a connection rather than over one.
+// ping pings the pool within the ping timeout; dial says whether it failed
+// to make a connection rather than over one. One left unanswered wraps
+// supervisor.ErrSilent.
 func (c *poolConnector) ping(ctx context.Context) (dial bool, err error) {
 	pctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -180,8 +182,8 @@ func (c *poolConnector) ping(ctx context.Context) (dial bool, err error) {
 	switch {
 	case err == nil:
 		return false, nil
-	case ctx.Err() == nil && errors.Is(pctx.Err(), context.DeadlineExceeded):
-		err = fmt.Errorf("ping timed out after %v: %w", c.timeout, err)
+	case ctx.Err() == nil && (pctx.Err() != nil || pgconn.Timeout(err)):
+		err = fmt.Errorf("ping: no answer within %v: %w: %w", c.timeout, supervisor.ErrSilent, err)
 	default:
 		err = fmt.Errorf("ping: %w", err)
 	}
@@ -189,9 +191,8 @@ func (c *poolConnector) ping(ctx context.Context) (dial bool, err error) {
 }
 
 // interrupted is told of a connection whose query its caller's ctx
-// interrupted, which pgx closed: pgxpool drops it, its cleanup (a cancel
-// request, the server's goodbye) gets cleanupGrace so that on a dead path
-// it does not hold a slot for pgconn's 15s, and Watch pings soon.
+// interrupted, which pgx closed: its cleanup gets cleanupGrace, and Watch
+// pings soon.
 func (c *poolConnector) interrupted(pc *pgconn.PgConn) {
 	if s := sessionOf(pc); s != nil {
 		s.drop()
@@ -202,9 +203,41 @@ func (c *poolConnector) interrupted(pc *pgconn.PgConn) {
 	}
 }
 
-// close closes the pool when Run ends, within about poolCloseGrace.
-func (c *poolConnector) close() {
-	if c.pool != nil {
-		closePool(c.pool, c.dials)
+// A hook's panic is raised where the supervisor recovers it: Connect,
+// Watch, and Classify, which sees every error after it; wake ends a
+// Backoff wait so that an attempt comes.
+func (c *poolConnector) wake() {
+	if c.proven != nil {
+		c.proven()
 	}
+}
+
+func (c *poolConnector) classify(err error) error {
+	c.raise()
+	return c.t.classify(err)
+}
+
+func (c *poolConnector) raise() {
+	if p := c.hooks.panicked.Load(); p != nil {
+		panic(p.value)
+	}
+}
+
+// close closes the pool, once, within about poolCloseGrace.
+func (c *poolConnector) close() {
+	c.closed.Do(func() {
+		select {
+		case <-c.made:
+			closePool(c.pool, c.dials)
+		default:
+		}
+	})
+}
+
+// dialFailed reports whether err, an acquire's or a ping's, is the failure
+// to make a connection rather than of a query over one.
+func dialFailed(err error) bool {
+	var ce *pgconn.ConnectError
+	var he *hookError
+	return errors.As(err, &ce) || errors.As(err, &he)
 }

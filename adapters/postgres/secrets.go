@@ -5,16 +5,13 @@ import (
 	"sync"
 )
 
-// maxHookSecrets is how many of the passwords BeforeConnect set a
-// secretSet remembers: the newest ones, which are the ones an error can
-// still carry (a rotating token expires; an error holds the password of
-// the dial that just failed).
+// maxHookSecrets is how many of the passwords BeforeConnect set are
+// remembered: the newest, which an error can still carry.
 const maxHookSecrets = 16
 
 // secretSet is what must never be shown of one Conn, Listener or Pool: the
-// DSN's password and its raw forms, fixed at construction, and the
-// passwords BeforeConnect set since, which pool dials add from pgxpool's
-// goroutines. It is safe for concurrent use.
+// DSN's password and its raw forms, and the passwords BeforeConnect set.
+// It is safe for concurrent use.
 type secretSet struct {
 	fixed []string
 
@@ -24,8 +21,7 @@ type secretSet struct {
 
 func newSecretSet(fixed []string) *secretSet { return &secretSet{fixed: fixed} }
 
-// add remembers a password BeforeConnect set; "" and the ones already
-// known are ignored.
+// add remembers a password BeforeConnect set.
 func (s *secretSet) add(password string) {
 	if password == "" || slices.Contains(s.fixed, password) {
 		return
@@ -41,7 +37,6 @@ func (s *secretSet) add(password string) {
 	s.hook = append(s.hook, password)
 }
 
-// all returns every secret to mask.
 func (s *secretSet) all() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -33,9 +33,8 @@ const silentPathBound = 15 * time.Second
 // (Base/2) and one connect after that: the Pool from the pings it starts
 // once a query's caller gave up on it (within a query's timeout and two
 // ping timeouts, three when a ping was under way: the caller's deadline
-// is no loss by itself), the
-// Listener from its heartbeat
-// (PingInterval 10s + PingTimeout 3s), whose dead connection is closed
+// is no loss by itself), the Listener from its pings (PingInterval 5s +
+// PingTimeout 3s), whose dead connection is closed
 // before the next attempt (pgconn's cleanup of it cut at 1s). The Pool's
 // queries, on the same *pgxpool.Pool, work again on the second host.
 func TestFailoverFromASilentHost(t *testing.T) {

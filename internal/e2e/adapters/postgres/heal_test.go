@@ -37,7 +37,7 @@ var attemptTimeout = map[string]time.Duration{
 const queryTimeout = 2 * time.Second
 
 // outage is how long the path stays broken: longer than the slowest
-// default detection (a Listener's PingInterval 10s + PingTimeout 3s), and
+// default detection (a Pool's PingInterval 5s + 2 PingTimeouts of 3s), and
 // than pgconn's 15s cleanup of a connection it closed, so that dials made
 // after those cleanups are caught in the outage too.
 const outage = 24 * time.Second
