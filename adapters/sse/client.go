@@ -57,7 +57,7 @@ func New(url string, o Options) (*Client, error) {
 		TLS: o.TLS, ReadLimit: o.ReadLimit, IdleTimeout: o.IdleTimeout,
 	}
 	var f *feed
-	sup, err := httpcore.New(spec, cfg, adapt.Options[*Stream](o.Supervisor, nil), func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
+	sup, err := httpcore.New(&spec, cfg, adapt.Options[*Stream](o.Supervisor, nil), func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")
