@@ -21,11 +21,13 @@ import (
 
 // pinged is a Library whose connections are watched by the heartbeat:
 // ping answers each ping (n counts them from 1), reader, when set, is the
-// WriteOnly reader's next, and Close tells closes whether it said goodbye.
+// WriteOnly reader's next (ended before Dial returns when early), and
+// Close tells closes whether it said goodbye.
 type pinged struct {
 	*Core
 	ping   func(ctx context.Context, n int) error
 	reader func() error
+	early  bool
 	pings  atomic.Int32
 	closes chan bool
 }
@@ -35,6 +37,9 @@ type pingedConn struct{ _ int }
 func (l *pinged) Dial(_ context.Context, _ *Attempt, st *State) (*pingedConn, *http.Response, error) {
 	if l.reader != nil {
 		st.ReadForWriter(l.reader, func() {})
+		if l.early {
+			<-st.ReadDone()
+		}
 	}
 	return &pingedConn{}, nil, nil
 }
@@ -44,9 +49,13 @@ func (l *pinged) Ping(ctx context.Context, _ *pingedConn, _ *State) error {
 }
 
 func (l *pinged) Close(_ *pingedConn, st *State) error {
-	l.closes <- st.Polite()
+	if l.closes != nil {
+		l.closes <- st.Polite()
+	}
 	return nil
 }
+
+var pingedSpec = &Spec{Pkg: "ws", Schemes: []string{"ws"}}
 
 // runPinged runs a supervisor of l with the default heartbeat (10s, 5s)
 // until its first attempt is over; cancel stops it.
@@ -54,7 +63,7 @@ func runPinged(t *testing.T, l *pinged) (s *supervisor.Supervisor[*pingedConn], 
 	l.closes = make(chan bool, 1)
 	cfg := Config{URL: "ws://h/x", WriteOnly: l.reader != nil}
 	so := supervisor.Options[*pingedConn]{Backoff: backoff.Config{Base: time.Hour, Cap: time.Hour}}
-	s, err := New(&Spec{Pkg: "ws", Schemes: []string{"ws"}}, cfg, so, func(c *Core) (Library[*pingedConn], error) {
+	s, err := New(pingedSpec, cfg, so, func(c *Core) (Library[*pingedConn], error) {
 		l.Core = c
 		return l, nil
 	})
@@ -66,18 +75,23 @@ func runPinged(t *testing.T, l *pinged) (s *supervisor.Supervisor[*pingedConn], 
 	return s, cancel, ch
 }
 
-// lost waits until s is no longer Connected and returns the Status and
-// how long it had been connected.
+// lost waits until s is no longer Connected, an hour at most, and returns
+// the Status and how long it had been connected.
 func lost(s *supervisor.Supervisor[*pingedConn]) (health.Status, time.Duration) {
 	since := s.Status().Since
 	ch, unsubscribe := s.Subscribe()
 	defer unsubscribe()
-	for st := range ch {
-		if st.State != health.Connected {
-			return st, st.Since.Sub(since)
+	timeout := time.After(time.Hour)
+	for {
+		select {
+		case st := <-ch:
+			if st.State != health.Connected {
+				return st, st.Since.Sub(since)
+			}
+		case <-timeout:
+			return s.Status(), time.Hour
 		}
 	}
-	return health.Status{}, 0
 }
 
 // A ping without its pong fails the heartbeat PingInterval + PingTimeout
@@ -98,8 +112,8 @@ func TestHeartbeatFindsASilentPeer(t *testing.T) {
 		assert.ErrorIs(t, st.Err, ErrHeartbeat)
 		assert.ErrorContains(t, st.Err, "heartbeat failed: no pong within 5s (the peer is silent, or nothing reads the connection)")
 		assert.Equal(t, 4*10*time.Second+5*time.Second, after)
+		cancel() // closes it politely only if the heartbeat had not
 		assert.False(t, <-l.closes, "a silent peer gets no goodbye")
-		cancel()
 		assert.NoError(t, <-done)
 	})
 }
@@ -110,8 +124,8 @@ func TestHeartbeatEnds(t *testing.T) {
 		s, cancel, done := runPinged(t, l)
 		st, _ := lost(s)
 		assert.ErrorContains(t, st.Err, "heartbeat: connection closed: write: use of closed network connection")
-		assert.False(t, <-l.closes)
 		cancel()
+		assert.False(t, <-l.closes)
 		<-done
 
 		// Invalidate: the program saw the connection fail, so it is broken;
@@ -136,13 +150,18 @@ func TestHeartbeatEnds(t *testing.T) {
 		// The WriteOnly reader's end, before and after the heartbeat began,
 		// is the reason.
 		gone := errors.New("close frame 1001")
-		for _, wait := range []time.Duration{0, time.Minute} {
-			l = &pinged{ping: func(context.Context, int) error { return nil }, reader: func() error { time.Sleep(wait); return gone }}
+		for _, early := range []bool{true, false} {
+			l = &pinged{ping: func(context.Context, int) error { return nil }, early: early, reader: func() error {
+				if !early {
+					time.Sleep(time.Minute)
+				}
+				return gone
+			}}
 			s, cancel, done = runPinged(t, l)
 			st, _ := lost(s)
 			assert.ErrorContains(t, st.Err, "close frame 1001", "the WriteOnly reader's reason")
-			assert.False(t, <-l.closes)
 			cancel()
+			assert.False(t, <-l.closes)
 			<-done
 		}
 	})
