@@ -145,16 +145,12 @@ func (l *library) handshake(ctx context.Context, url string, header http.Header)
 	return conn, resp, err
 }
 
-// Watch is the heartbeat: pings written with WriteControl, which
-// gorilla/websocket allows beside the program's writer.
-func (l *library) Watch(ctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
+// Ping is the heartbeat's: a ping written with WriteControl, which
+// gorilla/websocket allows beside the program's writer, and its pong
+// awaited until pctx ends. A message read since the ping was written
+// counts as well: the peer is alive.
+func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
 	lv := livenessOf(st)
-	return st.Heartbeat(ctx, func(pctx context.Context) error { return lv.ping(pctx, conn, st) })
-}
-
-// ping writes one ping and waits for its pong until pctx ends. A message
-// read since the ping was written counts as well: the peer is alive.
-func (lv *liveness) ping(pctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
 	select {
 	case <-lv.pong: // of an earlier ping
 	default:

@@ -62,7 +62,7 @@ func New(url string, o Options) (*Client, error) {
 	r := &reconnection{}
 	so := supervisor.Options[*Stream]{Settings: o.Supervisor}
 	so.Classify = adapt.Chain(r.hint, o.Supervisor.Classify)
-	sup, err := httpcore.New(spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
+	sup, err := httpcore.New(&spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")

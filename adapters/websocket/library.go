@@ -49,10 +49,10 @@ func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.St
 	return conn, nil, nil
 }
 
-// Watch is the heartbeat, coder/websocket's Ping: its pong is seen by the
+// Ping is the heartbeat's, coder/websocket's: its pong is seen by the
 // reader of the connection.
-func (l *library) Watch(ctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
-	return st.Heartbeat(ctx, conn.Ping)
+func (l *library) Ping(ctx context.Context, conn *websocket.Conn, _ *httpcore.State) error {
+	return conn.Ping(ctx)
 }
 
 // Close says goodbye with 1000 (normal closure), waiting at most
@@ -73,5 +73,6 @@ var reader = httpcore.Reader[*websocket.Conn, Message]{
 		typ, data, err := conn.Read(ctx)
 		return Message{Type: typ, Data: data}, err
 	},
-	Drop: func(conn *websocket.Conn) { _ = conn.CloseNow() },
+	Drop:       func(conn *websocket.Conn) { _ = conn.CloseNow() },
+	DropsOnCtx: true,
 }

@@ -62,7 +62,7 @@ func classify(sp *Spec, err error, closeHint func() time.Duration, rotating bool
 // 1.5*CloseHint) so that a fleet sent away at once does not come back at
 // once, and BeforeConnect.
 func (c *Core) Classify(err error) error {
-	return classify(&c.Spec, c.Safe(err), c.spreadCloseHint, c.BeforeConnect != nil)
+	return classify(c.Spec, c.Safe(err), c.spreadCloseHint, c.BeforeConnect != nil)
 }
 
 // spreadCloseHint draws a wait from [CloseHint, 1.5*CloseHint).

@@ -23,7 +23,7 @@ func coreOf(t *testing.T, url string, cfg httpcore.Config) *httpcore.Core {
 	t.Helper()
 	var c *httpcore.Core
 	cfg.URL = url
-	_, err := httpcore.New(linesSpec, cfg, supervisor.Options[*conn]{}, func(core *httpcore.Core) (httpcore.Library[*conn], error) {
+	_, err := httpcore.New(&linesSpec, cfg, supervisor.Options[*conn]{}, func(core *httpcore.Core) (httpcore.Library[*conn], error) {
 		c = core
 		return &lines{core}, nil
 	})

@@ -22,7 +22,7 @@ import (
 // Core is one adapter instance's shared part: its spec, its options, its
 // endpoints and its secret set. Its methods are safe for concurrent use.
 type Core struct {
-	Spec
+	*Spec // the adapter's, shared by its supervisors
 	Config
 	eps     endpoints
 	set     *redact.Set
@@ -34,30 +34,35 @@ type Core struct {
 }
 
 // Library is what an adapter's transport library does differently. The
-// core calls it from the supervisor's Connector methods.
+// core calls it from the supervisor's Connector methods. It watches its
+// connections as a Watcher or a Pinger (a heartbeat), or not at all.
 type Library[C comparable] interface {
 	// Dial makes one handshake of a, bounded by ctx. A server that
 	// answered but refused is (zero, resp, err): the core reads resp's
 	// status and headers, and closes its body unread.
 	Dial(ctx context.Context, a *Attempt, st *State) (C, *http.Response, error)
-	// Watch is the supervisor's Watch of conn.
-	Watch(ctx context.Context, conn C, st *State) error
 	// Close closes conn: with the close handshake when st.Polite, else at
 	// once.
 	Close(conn C, st *State) error
+}
+
+// Watcher is a Library that watches its connections itself (sse reads its
+// stream): Watch is the supervisor's Watch of conn.
+type Watcher[C comparable] interface {
+	Watch(ctx context.Context, conn C, st *State) error
 }
 
 // New checks cfg (the url first) and returns the supervisor of an adapter
 // with spec sp: its Connector is the core's over the Library that lib
 // builds (and may refuse an option the core does not know), its Classify
 // the core's before so's, its default Name the url, shown.
-func New[C comparable](sp Spec, cfg Config, so supervisor.Options[C], lib func(*Core) (Library[C], error)) (*supervisor.Supervisor[C], error) {
+func New[C comparable](sp *Spec, cfg Config, so supervisor.Options[C], lib func(*Core) (Library[C], error)) (*supervisor.Supervisor[C], error) {
 	c := &Core{Spec: sp, Config: cfg, maxHint: cmp.Or(so.MaxHint, backoff.DefaultMaxHint)}
-	eps, secrets, err := parseEndpoints(&c.Spec, &c.Config, so.Name)
+	eps, secrets, err := parseEndpoints(c.Spec, &c.Config, so.Name)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.Config.validate(&c.Spec); err != nil {
+	if err := c.Config.validate(c.Spec); err != nil {
 		return nil, err
 	}
 	c.eps, c.set = eps, redact.NewSet(secrets)
@@ -70,16 +75,20 @@ func New[C comparable](sp Spec, cfg Config, so supervisor.Options[C], lib func(*
 	}
 	conn := &connector[C]{Core: c, lib: l}
 	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify}
+	var sc supervisor.Connector[C] = conn
 	if len(eps.list) > 1 {
-		return adapt.New[C](sa, replicas[C]{conn}, so)
+		sc = replicas[C]{conn}
 	}
-	return adapt.New[C](sa, conn, so)
+	s, err := adapt.New[C](sa, sc, so)
+	conn.sup = s // before Run: a heartbeat invalidates through it
+	return s, err
 }
 
 // connector is the supervisor's Connector and Watcher over a Library.
 type connector[C comparable] struct {
 	*Core
 	lib Library[C]
+	sup *supervisor.Supervisor[C]
 }
 
 // replicas is the connector of several endpoints: the supervisor calls
@@ -110,17 +119,25 @@ func (c *connector[C]) ConnectTo(ctx context.Context, i int) (C, error) {
 	if resp != nil || err != nil {
 		return zero, c.dialError(ctx, i, err, resp)
 	}
-	live.Store(conn, st)
+	keep(conn, st)
 	return conn, nil
 }
 
 func (c *connector[C]) Watch(ctx context.Context, conn C) error {
 	st := StateOf(conn)
-	if st == nil { // not one of this core's: nothing to watch with
-		<-ctx.Done()
-		return ctx.Err()
+	switch lib := c.lib.(type) {
+	case nil:
+	case Watcher[C]:
+		if st != nil {
+			return lib.Watch(ctx, conn, st)
+		}
+	case Pinger[C]:
+		if st != nil {
+			return c.heartbeat(ctx, conn, st)
+		}
 	}
-	return c.lib.Watch(ctx, conn, st)
+	<-ctx.Done() // nothing to watch with
+	return ctx.Err()
 }
 
 // Close closes conn: politely (the library's close handshake, 1000) unless

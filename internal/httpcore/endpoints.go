@@ -15,41 +15,47 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// endpoint is a checked url or replica.
+// endpoint is a checked url or replica, as a supervisor keeps it: each
+// attempt parses raw again (a parsed URL kept per supervisor is 144 B).
 type endpoint struct {
-	raw     string        // what is dialed, credentials included
-	parsed  *url.URL      // raw parsed; never changed
-	shown   string        // safe to show: the Name, errors, logs, probes, metrics
+	raw   string // what is dialed, credentials included
+	shown string // safe to show: the Name, errors, logs, probes, metrics
+}
+
+// checked is an endpoint as parseURL found it.
+type checked struct {
+	endpoint
+	parsed  *url.URL      // raw parsed
 	secrets redact.Target // the url's userinfo and query values but the public ones
 }
 
 // parseURL checks raw, the option field of sp's package: a URL with one of
 // sp's schemes and a host. Its errors show the URL only redacted, and one
 // that does not parse not at all.
-func parseURL(sp *Spec, field, raw string, public []string) (endpoint, error) {
+func parseURL(sp *Spec, field, raw string, public []string) (checked, error) {
 	if raw == "" {
-		return endpoint{}, opterr.New(sp.Pkg, field, nil, "empty")
+		return checked{}, opterr.New(sp.Pkg, field, nil, "empty")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err // without the URL itself
 		}
-		return endpoint{}, opterr.New(sp.Pkg, field, nil, "malformed: %s", redact.Text(err.Error()))
+		return checked{}, opterr.New(sp.Pkg, field, nil, "malformed: %s", redact.Text(err.Error()))
 	}
 	tg := redact.URL(u, public...)
 	shown := tg.Shown()
 	switch {
 	case !slices.Contains(sp.Schemes, u.Scheme):
-		return endpoint{}, opterr.New(sp.Pkg, field, shown, "scheme %q is not %s", u.Scheme, strings.Join(sp.Schemes, " or "))
+		return checked{}, opterr.New(sp.Pkg, field, shown, "scheme %q is not %s", u.Scheme, strings.Join(sp.Schemes, " or "))
 	case u.Host == "":
-		return endpoint{}, opterr.New(sp.Pkg, field, shown, "no host")
+		return checked{}, opterr.New(sp.Pkg, field, shown, "no host")
 	case strings.HasSuffix(u.Host, ":"):
 		// wss://user:?pw@host parses as host "user:": a password with a
 		// raw '?', '#' or '/' must be escaped.
-		return endpoint{}, opterr.New(sp.Pkg, field, shown, "empty port (escape '?', '#', '/' and '@' in a password)")
+		return checked{}, opterr.New(sp.Pkg, field, shown, "empty port (escape '?', '#', '/' and '@' in a password)")
 	}
-	return endpoint{raw: raw, parsed: u, shown: shown, secrets: tg}, nil
+	return checked{endpoint{raw: raw, shown: shown}, u, tg}, nil
 }
 
 // endpoints are the url and the Replicas, in order.
@@ -69,14 +75,14 @@ func parseEndpoints(sp *Spec, cfg *Config, name string) (endpoints, redact.Targe
 	if err != nil {
 		return endpoints{}, redact.Target{}, err
 	}
-	e := endpoints{list: []endpoint{u}}
+	e := endpoints{list: []endpoint{u.endpoint}}
 	secrets := u.secrets.With(redact.HeaderValues(cfg.Header)...)
 	for i, r := range cfg.Replicas {
 		ru, err := parseURL(sp, "Replicas["+strconv.Itoa(i)+"]", r, cfg.PublicQuery)
 		if err != nil {
 			return endpoints{}, redact.Target{}, err
 		}
-		e.list = append(e.list, ru)
+		e.list = append(e.list, ru.endpoint)
 		secrets = secrets.Join(ru.secrets)
 	}
 	e.named = len(e.list) > 1 || name != "" && name != u.shown
@@ -106,22 +112,18 @@ type Attempt struct {
 // sets fails the attempt for good), and the secret set remembers theirs.
 func (c *Core) prepare(ctx context.Context, i int) (*Attempt, error) {
 	e := c.eps.list[i]
-	a := &Attempt{Endpoint: i, URL: e.parsed, Raw: e.raw, Header: c.Header.Clone()}
+	u, _ := url.Parse(e.raw) // it parsed in New
+	a := &Attempt{Endpoint: i, URL: u, Raw: e.raw, Header: c.Header.Clone()}
 	if a.Header == nil {
 		a.Header = http.Header{}
 	}
 	if c.BeforeConnect == nil {
 		return a, nil
 	}
-	u := *e.parsed
-	if u.User != nil {
-		user := *u.User
-		u.User = &user
-	}
-	hookErr := c.BeforeConnect(ctx, &u, a.Header)
-	t, err := parseURL(&c.Spec, "url", u.String(), c.PublicQuery)
+	hookErr := c.BeforeConnect(ctx, u, a.Header) // the attempt's own copies
+	t, err := parseURL(c.Spec, "url", u.String(), c.PublicQuery)
 	if err == nil {
-		err = checkHeader(&c.Spec, a.Header)
+		err = checkHeader(c.Spec, a.Header)
 	}
 	if err != nil {
 		return nil, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))

@@ -87,11 +87,9 @@ func (l *lines) Dial(ctx context.Context, a *httpcore.Attempt, _ *httpcore.State
 	return &conn{resp: resp, r: bufio.NewReaderSize(resp.Body, int(l.ReadLimit)), tr: tr, cancel: cancel}, nil, nil
 }
 
-// Watch is the heartbeat with a ping that always has its pong: what it
-// watches is Invalidate and the supervisor stopping.
-func (l *lines) Watch(ctx context.Context, _ *conn, st *httpcore.State) error {
-	return st.Heartbeat(ctx, func(context.Context) error { return nil })
-}
+// Ping always has its pong: what the heartbeat watches is Invalidate and
+// the supervisor stopping.
+func (l *lines) Ping(context.Context, *conn, *httpcore.State) error { return nil }
 
 func (l *lines) Close(c *conn, _ *httpcore.State) error {
 	err := c.resp.Body.Close()
@@ -123,7 +121,7 @@ var linesReader = httpcore.Reader[*conn, string]{
 // newLines returns a supervisor of the lines library.
 func newLines(url string, cfg httpcore.Config, so supervisor.Options[*conn]) (*supervisor.Supervisor[*conn], error) {
 	cfg.URL = url
-	return httpcore.New(linesSpec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*conn], error) { return &lines{c}, nil })
+	return httpcore.New(&linesSpec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*conn], error) { return &lines{c}, nil })
 }
 
 // fast are small, deterministic delays for socket tests.

@@ -15,6 +15,10 @@ type Reader[C comparable, M any] struct {
 	Begin func(conn C, st *State) // before a loop's first read of conn; nil for none
 	Read  func(ctx context.Context, conn C, st *State) (M, error)
 	Drop  func(conn C) // closes conn at once, ending a read under way
+	// DropsOnCtx says that Read drops conn itself when its ctx ends
+	// (coder/websocket's does): the loop then adds no watch of ctx, which
+	// is 150 B per connection.
+	DropsOnCtx bool
 }
 
 // Messages returns the messages of s's connections, in order: it waits
@@ -56,11 +60,13 @@ func (r Reader[C, M]) readAll(ctx context.Context, s *supervisor.Supervisor[C], 
 		return false
 	}
 	defer st.readers.Store(0)
-	stop := context.AfterFunc(ctx, func() {
-		st.Fail(nil)
-		r.Drop(conn)
-	})
-	defer stop()
+	if !r.DropsOnCtx {
+		stop := context.AfterFunc(ctx, func() {
+			st.Fail(nil)
+			r.Drop(conn)
+		})
+		defer stop()
+	}
 	if r.Begin != nil {
 		r.Begin(conn, st)
 	}
@@ -72,10 +78,12 @@ func (r Reader[C, M]) readAll(ctx context.Context, s *supervisor.Supervisor[C], 
 				return true // Close said goodbye: s.Conn says the supervisor stopped
 			}
 			err = st.readError(err, n)
-			s.Invalidate(conn, err)
 			if ctx.Err() != nil {
+				st.Fail(nil) // dropped: no goodbye
+				s.Invalidate(conn, err)
 				return false // the program ended the loop
 			}
+			s.Invalidate(conn, err)
 			return yield(zero, fmt.Errorf("%s: read: %w", st.Pkg, err))
 		}
 		if !yield(m, nil) {

@@ -1,11 +1,14 @@
 package storm
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -30,7 +33,10 @@ var (
 // over websocket.Messages. Reported per connection, after every heartbeat
 // ran at least once and two GCs: the live heap and the stacks (what the Go
 // runtime holds for the connection; the kernel's socket buffers are the
-// same for all and not counted), and the stacks and goroutines alone. Run
+// same for all and not counted), and the stacks and goroutines alone; the
+// median of three readings a second apart, so that a moment in which the
+// loaded machine held the pongs back does not decide; and the stack Go
+// starts a goroutine with then (it follows the average stack in use). Run
 // with -benchtime=1x.
 func BenchmarkWebSocketMemory(b *testing.B) {
 	n := *wsMemN
@@ -39,20 +45,20 @@ func BenchmarkWebSocketMemory(b *testing.B) {
 		runtime.MemProfileRate = 1 // every allocation: a connection's objects are small
 	}
 	for range b.N {
-		raw := wsMemory(b, n, "raw", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
-			if conn := rawDial(b, ctx, srv); conn != nil {
+		raw := wsMemory(b, n, "raw", func(ctx context.Context, wg *sync.WaitGroup, url string) {
+			if conn := rawDial(b, ctx, url); conn != nil {
 				wg.Go(func() { rawRead(ctx, conn) })
 			}
 		})
-		beat := wsMemory(b, n, "raw-heartbeat", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
-			if conn := rawDial(b, ctx, srv); conn != nil {
+		beat := wsMemory(b, n, "raw-heartbeat", func(ctx context.Context, wg *sync.WaitGroup, url string) {
+			if conn := rawDial(b, ctx, url); conn != nil {
 				wg.Go(func() { rawRead(ctx, conn) })
 				wg.Go(func() { rawPing(ctx, conn) })
 			}
 		})
 		var failures uint64
-		sup := wsMemory(b, n, "redial", func(ctx context.Context, wg *sync.WaitGroup, srv *wsServerProc) {
-			s, err := websocket.New(srv.url(), websocket.Options{})
+		sup := wsMemory(b, n, "redial", func(ctx context.Context, wg *sync.WaitGroup, url string) {
+			s, err := websocket.New(url, websocket.Options{})
 			if err != nil {
 				b.Error(err)
 				return
@@ -75,14 +81,15 @@ func BenchmarkWebSocketMemory(b *testing.B) {
 			b.ReportMetric(r.m.bytes, "B/"+r.name+"-conn")
 			b.ReportMetric(r.m.stack, "B-stack/"+r.name+"-conn")
 			b.ReportMetric(r.m.goroutines, "goroutines/"+r.name+"-conn")
+			b.ReportMetric(r.m.starting, "B-starting-stack/"+r.name)
 		}
 		b.ReportMetric(sup.bytes/beat.bytes, "redial/raw-heartbeat")
 		b.ReportMetric(sup.bytes/raw.bytes, "redial/raw")
 	}
 }
 
-func rawDial(b *testing.B, ctx context.Context, srv *wsServerProc) *ws.Conn {
-	conn, _, err := ws.Dial(ctx, srv.url(), nil)
+func rawDial(b *testing.B, ctx context.Context, url string) *ws.Conn {
+	conn, _, err := ws.Dial(ctx, url, nil)
 	if err != nil {
 		b.Error(err)
 		return nil
@@ -117,27 +124,40 @@ func rawPing(ctx context.Context, conn *ws.Conn) {
 	}
 }
 
-// connMemory is what one connection of a row holds, on average.
-type connMemory struct{ bytes, stack, goroutines float64 }
+// connMemory is what one connection of a row holds, on average, and the
+// stack Go started goroutines with.
+type connMemory struct{ bytes, stack, goroutines, starting float64 }
 
-// wsMemory opens n connections with open, waits until the server holds
-// them all and a heartbeat period has passed, and returns the heap and
-// stack they added, per connection; then closes them. Each row has a
-// server process of its own.
-func wsMemory(b *testing.B, n int, row string, open func(context.Context, *sync.WaitGroup, *wsServerProc)) connMemory {
+// wsMemory opens n connections to url with open, waits until the server
+// holds them all and a heartbeat period has passed, and returns the heap
+// and stack they added, per connection; then closes them. Each row has a
+// server process of its own, and one url string (a program keeps its
+// target once).
+func wsMemory(b *testing.B, n int, row string, open func(ctx context.Context, wg *sync.WaitGroup, url string)) connMemory {
 	srv := startWSServer(b) // a server of its own: the last row's closed connections hold its port's 4-tuples
 	defer srv.close()
+	url := srv.url()
 	h0, s0 := memory()
 	g0 := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range n {
-		open(ctx, &wg, srv)
+		open(ctx, &wg, url)
 	}
 	waitFor(b, func() bool { return srv.number(b, "conns") == n }, 2*time.Minute, row+"'s connections (a heartbeat that failed closes one)")
 	time.Sleep(websocket.DefaultPingInterval + 2*time.Second) // the measurement: every heartbeat ran once
-	h1, s1 := memory()
+	var reads [3]struct{ heap, stack float64 }
+	for i := range reads {
+		if i > 0 {
+			time.Sleep(time.Second)
+		}
+		reads[i].heap, reads[i].stack = memory()
+	}
+	slices.SortFunc(reads[:], func(x, y struct{ heap, stack float64 }) int { return cmp.Compare(x.heap+x.stack, y.heap+y.stack) })
+	h1, s1 := reads[1].heap, reads[1].stack
 	g1 := runtime.NumGoroutine()
+	starting := []metrics.Sample{{Name: "/gc/stack/starting-size:bytes"}}
+	metrics.Read(starting)
 	if *wsMemProfile != "" {
 		writeHeapProfile(b, *wsMemProfile+row+".pprof")
 	}
@@ -145,7 +165,8 @@ func wsMemory(b *testing.B, n int, row string, open func(context.Context, *sync.
 	cancel()
 	wg.Wait()
 	waitFor(b, func() bool { return srv.number(b, "conns") == 0 }, time.Minute, "the connections to close")
-	return connMemory{bytes: (h1 - h0 + s1 - s0) / float64(n), stack: (s1 - s0) / float64(n), goroutines: float64(g1-g0) / float64(n)}
+	return connMemory{bytes: (h1 - h0 + s1 - s0) / float64(n), stack: (s1 - s0) / float64(n), goroutines: float64(g1-g0) / float64(n),
+		starting: float64(starting[0].Value.Uint64())}
 }
 
 func writeHeapProfile(b *testing.B, file string) {
