@@ -17,8 +17,7 @@ type Transition struct {
 }
 
 // HistorySource is a Source that keeps its recent transitions (a
-// supervisor): History returns them oldest first, at most HistoryLen,
-// safe for concurrent use and without blocking.
+// supervisor): History returns them oldest first, as Status never blocking.
 type HistorySource interface {
 	Source
 	History() []Transition
