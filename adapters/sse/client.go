@@ -22,10 +22,10 @@ type Client struct {
 
 // New returns a Client for the event stream at url (http:// or https://),
 // ready to Run. Defaults: IdleTimeout 15s, ReadLimit 1 MiB, Buffer 64,
-// LastEventID "", supervisor.New's, Name the url. Run returns nil when its
-// ctx ends, or an error wrapping supervisor.ErrFailed when the Client gives
-// up. Errors, logs and Status never hold url's credentials, a query value
-// not in PublicQuery or a header value, even where the server echoes them.
+// LastEventID "", supervisor.New's, Name the url redacted. Run returns nil
+// when its ctx ends, or an error wrapping supervisor.ErrFailed when the
+// Client gives up. No error, log or Status holds url's credentials, a
+// query value not in PublicQuery or a header value, even echoed.
 func New(url string, o Options) (*Client, error) {
 	cfg := httpcore.Config{
 		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,

@@ -13,8 +13,8 @@ import (
 // New returns a Supervisor for the WebSocket at url (ws:// or wss://),
 // ready to Run; proxies come from the environment. Defaults: ReadLimit 1
 // MiB, PingInterval 10s, PingTimeout 5s, CloseTimeout 1s, CloseHint 5s,
-// supervisor.New's, Name the url. Errors, logs and Status never hold url's
-// credentials, a query value not in PublicQuery or a header value.
+// supervisor.New's, Name the url redacted: no error, log or Status holds
+// its credentials, a query value not in PublicQuery or a header value.
 func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
 	cfg := httpcore.Config{
 		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,
