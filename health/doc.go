@@ -1,8 +1,5 @@
-// Package health describes the health of supervised connections.
-//
-// A Status is a snapshot of one connection: its State, since when, the
-// failed attempts, the last error (redacted), when the next attempt is
-// due. A Registry judges a program's Sources: Ready while every critical
-// source is Connected, Live until one has Failed for good. Package
-// healthhttp serves that judgement over HTTP; this package links none.
+// Package health describes the health of supervised connections: a
+// Status is a snapshot of one, a Registry judges a program's Sources
+// (Ready while every critical one is Connected, Live until one Failed).
+// Package healthhttp serves that over HTTP; this package links none.
 package health

@@ -17,8 +17,7 @@ type Transition struct {
 }
 
 // HistorySource is a Source that keeps its recent transitions (a
-// supervisor): History returns them oldest first, at most HistoryLen,
-// safe for concurrent use and without blocking.
+// supervisor): History returns them oldest first and, like Status, never blocks.
 type HistorySource interface {
 	Source
 	History() []Transition

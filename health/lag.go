@@ -9,10 +9,9 @@ type Lag struct {
 	Oldest  time.Duration // how long the oldest of them has waited; 0 when none
 }
 
-// LagSource is a Source that feeds the program, such as an sse Client: Lag
-// says how far behind the program is. Lag must be safe for concurrent use
-// and must not block. (Lag is not in Status, which every supervisor holds:
-// only feeds pay for it.)
+// LagSource is a Source that feeds the program, such as an sse Client
+// (not in Status: only feeds pay for it). Lag must be safe for concurrent
+// use and must not block.
 type LagSource interface {
 	Source
 	Lag() Lag

@@ -6,10 +6,9 @@ import (
 	"time"
 )
 
-// Registry gathers the Sources of a program for its readiness and liveness
-// probes, which package healthhttp serves. The zero Registry is empty and
-// ready to use; it is safe for concurrent use. Sources' Status methods are
-// called without the Registry's lock held.
+// Registry gathers a program's Sources for its readiness and liveness
+// probes. The zero Registry is empty and ready to use; it is safe for
+// concurrent use, and calls Sources without its lock held.
 type Registry struct {
 	mu      sync.Mutex
 	entries []entry
@@ -21,15 +20,14 @@ type entry struct {
 	opts   SourceOptions
 }
 
-// SourceOptions says how a source counts for the probes. The zero value is
-// a source that counts for neither.
+// SourceOptions says how a source counts for the probes; the zero value
+// counts for neither.
 type SourceOptions struct {
-	// Critical: the program is ready only while the source is Connected,
-	// and not live once it has Failed.
+	// Critical: ready only while the source is Connected, not live once it
+	// has Failed.
 	Critical bool
-	// MaxLag: a critical LagSource whose program has let an item wait
-	// longer than this (Lag().Oldest) makes the program not ready. 0 means
-	// lag does not count.
+	// MaxLag: a critical LagSource whose Lag().Oldest exceeds it makes the
+	// program not ready; 0 means lag does not count.
 	MaxLag time.Duration
 }
 
@@ -55,10 +53,9 @@ func (r *Registry) Add(name string, s Source, critical bool) {
 	r.AddWith(name, s, SourceOptions{Critical: critical})
 }
 
-// AddWith registers s under name, counting for the probes as o says.
-// Adding a name again replaces the earlier source. A nil s, or a negative
-// MaxLag, is kept and reported as never ready (state idle, the mistake as
-// the error), so that it shows.
+// AddWith registers s under name, counting as o says; a name added again
+// replaces its source. A nil s or a negative MaxLag shows as an Idle entry
+// whose error names the mistake.
 func (r *Registry) AddWith(name string, s Source, o SourceOptions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -84,8 +81,7 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status (and Lag), in the order
-// added. It calls the sources' methods without the Registry's lock held.
+// Entries returns every source's current Status (and Lag), in the order added.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
@@ -108,8 +104,7 @@ func (r *Registry) Entries() Entries {
 	return out
 }
 
-// Ready reports whether every critical source is Connected and within its
-// MaxLag. A Registry without critical sources is ready.
+// Ready reports whether every critical source is Connected and not Lagging.
 func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
@@ -117,8 +112,7 @@ func (r *Registry) Ready() bool { return r.Entries().Ready() }
 // bring the server back, only lose the backoff's progress.
 func (r *Registry) Live() bool { return r.Entries().Live() }
 
-// Ready reports whether every critical entry is Connected and not
-// Lagging.
+// Ready reports whether every critical entry is Connected and not Lagging.
 func (es Entries) Ready() bool {
 	for _, e := range es {
 		if e.Critical && (e.Status.State != Connected || e.Lagging()) {

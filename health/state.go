@@ -2,8 +2,7 @@ package health
 
 import "fmt"
 
-// State is where a connection's lifecycle stands (package supervisor
-// draws the transitions).
+// State is where a connection's lifecycle stands.
 type State int
 
 const (

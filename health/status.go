@@ -21,8 +21,7 @@ type Status struct {
 	ReconnectsLastMinute int           // connections established in the last minute after a loss or a replacement
 }
 
-// Uptime returns how long the connection has been Connected at now, or 0
-// (also when Since is unknown).
+// Uptime returns how long the connection has been Connected at now, or 0.
 func (s Status) Uptime(now time.Time) time.Duration {
 	if s.State != Connected || s.Since.IsZero() {
 		return 0

@@ -8,7 +8,6 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-// spec is what gorilla/websocket is to the core.
 var spec = httpcore.Spec{
 	Pkg:      "gorilla",
 	Schemes:  []string{"ws", "wss"},
@@ -29,20 +28,13 @@ var spec = httpcore.Spec{
 	Keep:   []error{websocket.ErrCloseSent, websocket.ErrBadHandshake},
 }
 
-// Classify marks this transport's errors for the supervisor, as the
-// supervisor New returns does but with the default CloseHint and without
-// BeforeConnect; the classes are adapters/websocket's (see its Classify):
-// handshake 200, 204, 401, 403, 404 and close 1008 permanent (401, 403 and
-// 1008 retried with BeforeConnect), handshake 429 and 503 with Retry-After
-// and close 1012 and 1013 hints, anything else an ordinary reconnect.
-//
-// An error already marked Permanent or carrying a hint is returned as is.
-// Classify(nil) is nil.
+// Classify marks this transport's errors as New's supervisor does, with
+// the default CloseHint and without BeforeConnect: adapters/websocket's
+// Classify says the classes.
 func Classify(err error) error { return spec.Classify(err) }
 
-// CloseStatus returns the close code in err's chain, such as
-// websocket.CloseTryAgainLater, or -1 if there is none. It sees through
-// the errors Messages yields, Status().Err and Run's error.
+// CloseStatus returns the close code in err's chain (an error of
+// Messages, Status().Err, Run's), or -1 if there is none.
 func CloseStatus(err error) int {
 	if code, _, ok := spec.Codes.Of(err); ok {
 		return code

@@ -16,16 +16,14 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-// library is gorilla/websocket under the core: the handshake, the ping
-// written beside the program's writer, the close frame and the reads.
+// library writes only with WriteControl: the writer is the program's.
 type library struct {
 	*httpcore.Core
 	subprotocols []string
 	compression  bool
 }
 
-// liveness is what the heartbeat and the reader of one connection share,
-// the core State's Lib.
+// liveness is what one connection's heartbeat and reader share (State.Lib).
 type liveness struct {
 	within time.Duration // PingInterval + PingTimeout: the read deadline after a pong or message (see heardFrom)
 	heard  atomic.Int64  // UnixNano of the last pong or message read
@@ -36,11 +34,8 @@ type liveness struct {
 
 func livenessOf(st *httpcore.State) *liveness { return st.Lib.(*liveness) }
 
-// Dial makes one handshake with a Dialer of its own, tied to ctx: a ctx
-// that ends ends the handshake under way, whose reads and writes
-// gorilla/websocket bounds by ctx's deadline only. The url's userinfo is
-// sent as Basic authorization unless the header has one (gorilla's Dialer
-// refuses it in the url).
+// Dial sends the url's userinfo as Basic authorization unless the header
+// has one: gorilla's Dialer refuses it in the url.
 func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.State) (*websocket.Conn, *http.Response, error) {
 	u := *a.URL
 	if u.User != nil {
@@ -86,7 +81,8 @@ func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.St
 	return conn, nil, nil
 }
 
-// handshake dials url; the supervisor stopping closes its socket.
+// handshake dials url; ctx ending closes its socket, as gorilla bounds
+// the handshake's reads and writes by ctx's deadline only.
 func (l *library) handshake(ctx context.Context, url string, header http.Header) (*websocket.Conn, *http.Response, error) {
 	var (
 		mu   sync.Mutex
@@ -145,10 +141,8 @@ func (l *library) handshake(ctx context.Context, url string, header http.Header)
 	return conn, resp, err
 }
 
-// Ping is the heartbeat's: a ping written with WriteControl, which
-// gorilla/websocket allows beside the program's writer, and its pong
-// awaited until pctx ends. A message read since the ping was written
-// counts as well: the peer is alive.
+// Ping writes a ping and waits for its pong until pctx ends; a message
+// read since the ping counts as well: the peer is alive.
 func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.State) error {
 	lv := livenessOf(st)
 	select {
@@ -175,32 +169,24 @@ func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.
 	case <-pctx.Done():
 	}
 	if lv.heard.Load() >= sent.UnixNano() {
-		// Messages, but no pong: the peer is alive. Ask again, so that the
-		// read deadline moves past the next ping's timeout with the next
-		// message (heardFrom).
+		// Messages, but no pong: alive. Ask again, so that the next message
+		// moves the read deadline past the next ping's timeout.
 		lv.ask.Store(true)
 		return nil
 	}
 	return pctx.Err()
 }
 
-// heardFrom records that the peer was heard at now (a pong, a message
-// read after a ping, the handshake) and moves the read deadline to within
-// from then. It runs on the reader's goroutine (a pong handler runs inside
-// the read).
-//
-// A message is recorded only when the heartbeat asks (ask, set as it
-// writes a ping): a clock reading and a deadline moved per message cost
-// more than the rest of reading a small one (BENCHMARKS.md, "The message
-// and call paths"), and what the heartbeat needs to know is whether
-// anything came after its ping.
+// heardFrom records that the peer was heard at now (a pong, the first
+// message after a ping, the handshake) and moves the read deadline to
+// now+within; on the reader's goroutine. Not every message: per message it
+// would cost more than the read (BENCHMARKS.md, "The message and call paths").
 func (lv *liveness) heardFrom(conn *websocket.Conn, now time.Time) {
 	lv.heard.Store(now.UnixNano())
 	_ = conn.SetReadDeadline(now.Add(lv.within))
 }
 
-// readFailure says why a read failed: an ErrHeartbeat when the read
-// deadline passed, else err.
+// readFailure is an ErrHeartbeat when the read deadline passed, else err.
 func (lv *liveness) readFailure(err error) error {
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return fmt.Errorf("%w: nothing heard from the peer within %v: %w", httpcore.ErrHeartbeat, lv.within, err)
@@ -208,11 +194,9 @@ func (lv *liveness) readFailure(err error) error {
 	return err
 }
 
-// Close writes a close frame (1000, normal closure) within CloseTimeout
-// and, when a reader of the core reads the connection, waits for it to
-// see the server's answer, at most until CloseTimeout has passed, before
-// it drops the connection. It never reads itself: gorilla/websocket allows
-// one reader, and it is the program's.
+// Close writes a close frame (1000) and, if a reader of the core reads the
+// connection, lets it see the answer until CloseTimeout: it never reads
+// itself, as the one reader is the program's.
 func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 	if st.Polite() {
 		deadline := time.Now().Add(l.CloseTimeout)
@@ -229,11 +213,9 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 	return conn.Close()
 }
 
-// reader reads whole messages: what Messages ranges over.
 var reader = httpcore.Reader[*websocket.Conn, Message]{
-	// The deadline the handshake set may have passed while OnConnect ran
-	// and nothing read: it counts from now, as the heartbeat (which began
-	// with Connected) does.
+	// The handshake's read deadline may have passed while OnConnect ran:
+	// it counts from now, as the heartbeat's does.
 	Begin: func(conn *websocket.Conn, st *httpcore.State) {
 		_ = conn.SetReadDeadline(time.Now().Add(livenessOf(st).within))
 	},

@@ -10,12 +10,9 @@ import (
 )
 
 // New returns a Supervisor for the WebSocket at url (ws:// or wss://),
-// ready to Run: adapters/websocket's New over gorilla/websocket's Dialer,
-// with the same defaults (EnableCompression false), classes, secrets and
-// bad-option errors (`gorilla: PingInterval -1s: negative`). The url's
-// user name and password are sent as Basic authorization unless Header
-// has an Authorization (gorilla's Dialer refuses them in the url).
-// Proxies come from the environment, as with net/http. New copies o.
+// ready to Run: adapters/websocket's New over gorilla's Dialer, with the
+// same defaults (EnableCompression false) and secrets. The url's user name
+// and password go as Basic authorization unless Header has one.
 func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error) {
 	cfg := httpcore.Config{
 		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,

@@ -2,7 +2,6 @@ package sse
 
 import "github.com/redial-go/redial/internal/httpcore"
 
-// spec is Server-Sent Events over net/http and go-sse to the core.
 var spec = httpcore.Spec{
 	Pkg:     "sse",
 	Schemes: []string{"http", "https"},
@@ -12,20 +11,9 @@ var spec = httpcore.Spec{
 	TooBig:  ErrEventTooLarge,
 }
 
-// Classify marks this transport's errors for the supervisor, as the
-// Client New returns does but without BeforeConnect:
-//
-//   - 204 No Content: backoff.Permanent (the SSE specification: the
-//     server says the stream is over, do not reconnect);
-//   - 200 with a Content-Type other than text/event-stream: backoff.Permanent
-//     (the url points at something that is not an event stream);
-//   - 401, 403, 404: backoff.Permanent; with Options.BeforeConnect set, 401
-//     and 403 are ordinary retries, since the next attempt may carry new
-//     credentials;
-//   - 429 and 503 with a usable Retry-After: backoff.RetryAfter with it;
-//   - anything else: unchanged, an ordinary reconnect. A stream that ended
-//     after a `retry:` field carries that hint already.
-//
-// An error already marked Permanent or carrying a hint is returned as is.
-// Classify(nil) is nil.
+// Classify marks this transport's errors as the Client's supervisor does,
+// without BeforeConnect: 204, a 200 that is not text/event-stream, 401,
+// 403 and 404 are permanent; 429 and 503 with Retry-After are hints; the
+// rest is returned as is (a stream that ended after `retry:` carries that
+// hint already).
 func Classify(err error) error { return spec.Classify(err) }

@@ -7,40 +7,23 @@ import (
 
 // Event is one event of the stream.
 type Event struct {
-	// ID is the stream's last event id when the event was dispatched: the
-	// event's own id field, else the last id before it, as EventSource's
-	// lastEventId; "" while the server has sent none, or since an empty id
-	// field reset it.
+	// ID is the stream's last event id at dispatch, as EventSource's
+	// lastEventId: the event's id field, else the last one before it.
 	ID string
-	// Type is the event field: "" for an unnamed event (EventSource calls
-	// it "message").
+	// Type is the event field; "" for an unnamed event ("message").
 	Type string
-	// Data is the data, its lines joined with "\n"; never empty: an
-	// event without data is not delivered (EventSource does not dispatch
-	// one), though its id still moves the position.
+	// Data is the data, its lines joined with "\n"; never empty: an event
+	// without data is not delivered, though its id moves the position.
 	Data string
 }
 
-// Events returns the events of the Client's streams, in the order the
-// server sent them, as an iterator. The Client reads ahead of the loop, at
-// most Options.Buffer events, without waiting for it: Client.Lag says
-// how far behind the loop is. When the loop holds the read back for
-// IdleTimeout/3, the stream is paused (ErrBehind, see Watch).
-//
-// When a stream breaks (the server ended it, the network failed, it stayed
-// silent for IdleTimeout) or is paused, that is yielded once as an error,
-// "sse: read: ...", after the events read before it; then the next
-// stream's events follow. The next request sends the id of the last event
-// read as Last-Event-ID, so a server that keeps history resends everything
-// after it: none lost, none twice. Events are missed only when the server
-// keeps no history. Several breaks in a row are one error.
-//
-// The loop ends when ctx ends, or when the Client is done (Stopped or
-// Failed: Err says which) and what it read was yielded; after Failed it
-// ends at once, it never spins. While there is no stream it waits.
-// Breaking out of the loop loses nothing: the next loop goes on where it
-// left off. Range over Events from one goroutine at a time: two loops
-// would each get part of the stream.
+// Events returns the events of the Client's streams, in the server's
+// order. A broken or paused stream is yielded once as an error, after
+// the events read before it; the next stream resumes after the last event
+// read, so a server that keeps history loses none and doubles none. The
+// loop ends when ctx ends, or when the Client is done and what it read was
+// yielded; it never spins. Breaking out loses nothing: the next loop goes
+// on. Range from one goroutine at a time: two would split the stream.
 func (c *Client) Events(ctx context.Context) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		f, done := c.feed, false
@@ -71,7 +54,6 @@ func (c *Client) Events(ctx context.Context) iter.Seq2[Event, error] {
 }
 
 // LastEventID returns the id of the last event Events delivered (or
-// Options.LastEventID before the first): where the next request resumes.
-// A program that persists it and gives it to the next run as
-// Options.LastEventID misses nothing the server still holds.
+// Options.LastEventID before the first): a program that persists it and
+// passes it to its next run misses nothing the server still holds.
 func (c *Client) LastEventID() string { return c.feed.last() }

@@ -10,15 +10,13 @@ import (
 )
 
 // feed is the hand-over between the read (Watch) and the program's Events
-// loop: a queue, in the streams' order, of what they read (events, and
-// the breaks owed to the program), the id the next request resumes from,
-// and the id of the last event delivered.
+// loop: a queue, in the streams' order, of the events and breaks read, the
+// id the next request resumes from, and the id of the last event delivered.
 //
-// The read never waits long for the program. While the queue holds max
-// events it waits; once the program has held it back for hold since it
-// last took the queue down to half, push says so and the stream is paused
-// (see Watch): a read held back longer could not tell a live server from
-// a dead one whose last bytes the kernel still holds.
+// While the queue holds max events the read waits; once the program has
+// held it back for hold since it last took the queue down to half, push
+// fails and the stream is paused: a read held back longer could not tell
+// a live server from a dead one whose last bytes the kernel still holds.
 type feed struct {
 	max  int
 	hold time.Duration

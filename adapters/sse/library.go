@@ -11,8 +11,7 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-// library is Server-Sent Events over net/http under the core: the
-// streaming GET, the read (Watch) and the close.
+// library is Server-Sent Events over net/http under the core.
 type library struct {
 	*httpcore.Core
 	feed    *feed         // where the events go, and the position the next request resumes from
@@ -20,12 +19,9 @@ type library struct {
 	timeout time.Duration // the supervisor's ConnectTimeout: bounds a resumed request too
 }
 
-// Dial makes one streaming GET, bounded by ctx (the supervisor's
-// ConnectTimeout) until the server has answered, and returns the stream
-// once the answer is 200 text/event-stream. The request carries
-// Accept: text/event-stream, Cache-Control: no-cache and, when a stream
-// gave an event id (or Options.LastEventID is set), Last-Event-ID: the
-// last one read. A failed attempt leaves nothing open.
+// Dial makes one streaming GET, bounded by ctx (ConnectTimeout) until the
+// server answered 200 text/event-stream; a failed attempt leaves nothing
+// open.
 func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, _ *httpcore.State) (*Stream, *http.Response, error) {
 	g, resp, err := l.open(ctx, a)
 	if g == nil {

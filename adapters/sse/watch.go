@@ -17,21 +17,12 @@ import (
 	"github.com/redial-go/redial/internal/redact"
 )
 
-// Watch is the read: it runs on the supervisor's goroutine, parses the
-// stream with go-sse and queues each event for the program's Events loop
-// at once. It returns when the stream breaks (the server ended it, the
-// network failed, the stream stayed silent for IdleTimeout, an event
-// exceeded ReadLimit, a resumed request failed), or when ctx ends (the
-// supervisor stops). A break is owed to the program as one error, after
-// the events read before it.
-//
-// When the program has held the read back for IdleTimeout/3 (see feed),
-// the stream is paused: its request is closed, the pause owed to the
-// program as an ErrBehind error, and a new request resumes after the last
-// event read once the program has taken half the buffer, or after another
-// IdleTimeout/3 to check on the server (it is then paused again at its
-// first event). So a dead server is found within IdleTimeout however slow
-// the program.
+// Watch is the read, on the supervisor's goroutine: it queues each event
+// for Events and returns when the stream breaks or ctx ends, owing the
+// break to the program as one error. A pause (see feed) closes the
+// request; a new one resumes after the last event read once the program
+// took half the buffer, or after another IdleTimeout/3 to check on the
+// server.
 func (l *library) Watch(ctx context.Context, s *Stream, st *httpcore.State) error {
 	hold := l.feed.hold
 	defer l.feed.flush() // what the last leg queued, when ctx ended it
@@ -69,16 +60,13 @@ func (l *library) resume(ctx context.Context, s *Stream, endpoint int) error {
 }
 
 // read parses s's current leg until it fails, closes it, and returns why,
-// made safe: ErrBehind for a pause; an event over ReadLimit at the same
-// place as the last PoisonBreaks-1 breaks is final (see
-// httpcore.Core.OverLimit).
+// made safe: ErrBehind for a pause; an event over ReadLimit may be final
+// (httpcore.Core.OverLimit).
 //
-// go-sse parses a stream it holds only through a Connection, the one API
-// of it that reports the `retry:` field (sse.Read drops it): the
-// Connection is given the leg's response by a RoundTripper that hands it
-// out once, and asked to retry once, so that its OnRetry reports the wait
-// the server asked for, which ends it. Its own backoff is neutralized: a
-// 1ns base (no `retry:` rounds to no hint) and the least jitter.
+// go-sse reports `retry:` only through a Connection (sse.Read drops it):
+// the Connection gets the leg's response from a RoundTripper that hands it
+// out once, and its OnRetry, called once, ends it. Its own backoff is
+// neutralized: a 1ns base (no `retry:` rounds to no hint), least jitter.
 func (l *library) read(ctx context.Context, s *Stream) error {
 	g := s.current()
 	if g == nil {

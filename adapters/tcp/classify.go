@@ -12,13 +12,11 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Classify sorts TCP and TLS errors for the supervisor. A TLS failure
-// that only a change of configuration fixes is permanent: an unknown
-// authority, another host's certificate or one unfit for its use, a server
-// that does not speak TLS (an expired certificate is retried: it may be
-// renewed). A read or write the kernel timed out (keep-alive,
-// TCP_USER_TIMEOUT) wraps supervisor.ErrSilent. A DNS failure is retried,
-// said plainly. It returns err itself when it has nothing to add.
+// Classify sorts TCP and TLS errors for the supervisor: a TLS failure only
+// a configuration change fixes is permanent (an expired certificate is
+// retried: it may be renewed); a read or write the kernel timed out
+// (keep-alive, TCP_USER_TIMEOUT) wraps supervisor.ErrSilent; a DNS failure
+// is retried, said plainly. It returns err itself when it adds nothing.
 func Classify(err error) error {
 	if err == nil || backoff.IsPermanent(err) {
 		return err
@@ -41,8 +39,7 @@ func Classify(err error) error {
 	return err
 }
 
-// tlsConfigError reports whether err is a TLS failure that retrying cannot
-// fix.
+// tlsConfigError reports whether err is a TLS failure retrying cannot fix.
 func tlsConfigError(err error) bool {
 	var (
 		unknown x509.UnknownAuthorityError

@@ -11,12 +11,9 @@ import (
 )
 
 // New returns a supervisor of TCP (or TLS) connections to address
-// (host:port, resolved on every attempt); Run starts it. The options are
-// copied; their zero values mean plain TCP, keep-alive after 5s idle,
-// TCP_USER_TIMEOUT 15s on Linux, and the supervisor's defaults with Name
-// the address. A bad address or option is an error wrapping
-// supervisor.ErrInvalidOptions that names it: `tcp: UserTimeout -1s:
-// negative`.
+// (host:port, resolved on every attempt), ready to Run. Defaults: plain
+// TCP, keep-alive after 5s idle, TCP_USER_TIMEOUT 15s on Linux,
+// supervisor.New's, Name the address. New copies o.
 func New(address string, o Options) (*supervisor.Supervisor[net.Conn], error) {
 	d, err := dial.New("tcp", address, o.Replicas, o.dialOptions())
 	if err != nil {
@@ -30,8 +27,7 @@ func New(address string, o Options) (*supervisor.Supervisor[net.Conn], error) {
 	return adapt.New(sp, c, o.Supervisor)
 }
 
-// connector dials plain TCP or TLS connections; the program's reader is
-// the watcher.
+// connector has no Watch: the program's reader is the watcher.
 type connector struct {
 	d         *dial.Dialer
 	handshake func(context.Context, net.Conn) error
@@ -61,11 +57,9 @@ func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
 	return conn, nil
 }
 
-// Close closes conn (see dial.Close).
 func (c *connector) Close(conn net.Conn) error { return dial.Close(conn) }
 
-// replicas is the connector of several endpoints: the address, then the
-// Replicas.
+// replicas is the connector of the address and the Replicas.
 type replicas struct{ *connector }
 
 func (r replicas) Endpoints() []string { return r.d.Addrs() }

@@ -11,16 +11,14 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-// library is coder/websocket under the core: the handshake, the ping, the
-// close and the reads.
 type library struct {
 	*httpcore.Core
 	subprotocols []string
 	compression  websocket.CompressionMode
 }
 
-// Dial makes one handshake on an http.Transport of its own, closed before
-// Dial returns, so that nothing of a failed attempt stays open.
+// Dial uses a transport of its own, closed before it returns: nothing of
+// a failed attempt stays open.
 func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.State) (*websocket.Conn, *http.Response, error) {
 	dctx, cancel := context.WithCancel(ctx)
 	tr := l.NewTransport(dctx)
@@ -49,14 +47,10 @@ func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.St
 	return conn, nil, nil
 }
 
-// Ping is the heartbeat's, coder/websocket's: its pong is seen by the
-// reader of the connection.
 func (l *library) Ping(ctx context.Context, conn *websocket.Conn, _ *httpcore.State) error {
 	return conn.Ping(ctx)
 }
 
-// Close says goodbye with 1000 (normal closure), waiting at most
-// CloseTimeout for the server's answer, or drops the connection.
 func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 	if !st.Polite() {
 		return conn.CloseNow()
@@ -67,7 +61,6 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 	return conn.Close(websocket.StatusNormalClosure, "")
 }
 
-// reader reads whole messages: what Messages ranges over.
 var reader = httpcore.Reader[*websocket.Conn, Message]{
 	Read: func(ctx context.Context, conn *websocket.Conn, _ *httpcore.State) (Message, error) {
 		typ, data, err := conn.Read(ctx)

@@ -9,9 +9,8 @@ import (
 	"github.com/redial-go/redial/internal/opterr"
 )
 
-// Collector is a prometheus.Collector over a health.Registry. It is safe
-// for concurrent use; register it once (prometheus.MustRegister or a
-// registry of your own).
+// Collector is a prometheus.Collector over a health.Registry, safe for
+// concurrent use; register it once.
 type Collector struct {
 	reg *health.Registry
 	now func() time.Time
@@ -19,8 +18,8 @@ type Collector struct {
 	up, state, connects, failures, next, uptime, reconnects, outage, waiting, oldest *prometheus.Desc
 }
 
-// New returns a Collector over r. Sources added to r later are exported
-// too, from the next scrape on.
+// New returns a Collector over r; sources added to r later are exported
+// from the next scrape on.
 func New(r *health.Registry) (*Collector, error) {
 	if r == nil {
 		return nil, opterr.New("prometheus", "registry", nil, "nil")

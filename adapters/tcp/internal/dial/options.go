@@ -14,9 +14,9 @@ const (
 	DefaultKeepAliveIdle     = 5 * time.Second
 	DefaultKeepAliveInterval = 3 * time.Second
 	DefaultKeepAliveCount    = 3
-	// DefaultUserTimeout is Idle + Interval*Count: a peer that stops
-	// acknowledging data is given up on after as long as an idle peer that
-	// stops answering keep-alive probes.
+	// DefaultUserTimeout is about Idle + Interval*Count (14s): a peer that
+	// stops acknowledging data is given up on about as soon as an idle
+	// peer that stops answering keep-alive probes.
 	DefaultUserTimeout = 15 * time.Second
 )
 
