@@ -16,7 +16,7 @@ const (
 	LogState    = "state"
 	LogAttempt  = "attempt"  // consecutive failed attempts
 	LogDelay    = "delay"    // the wait before the next attempt
-	LogReason   = "reason"   // why the delay is that long: backoff, hint, budget, first-retry
+	LogReason   = "reason"   // why the delay is that long: backoff, hint, budget, first-retry, failover
 	LogHint     = "hint"     // the server's hint, when it gave one
 	LogErr      = "err"      // redacted
 	LogUptime   = "uptime"   // how long the lost (or replaced) connection lived

@@ -10,6 +10,8 @@
 //	redial.connection.uptime          gauge    s             seconds the connection has been up; 0 when down
 //	redial.connection.reconnects      gauge    {connection}  connections re-established in the last minute
 //	redial.connection.longest_outage  gauge    s             longest outage so far, the current one included
+//	redial.connection.lag.waiting     gauge    {item}        items a LagSource holds for the program
+//	redial.connection.lag.oldest      gauge    s             how long the oldest of them has waited
 //
 // They mean what health/prometheus's redial_* series mean. Every instrument
 // is observable: one callback reads the Registry's Entries once per
