@@ -40,6 +40,7 @@ type Entry struct {
 	MaxLag   time.Duration
 	Status   Status
 	Lag      Lag    // a LagSource's, read right after Status; zero for other sources
+	Degraded error  // a DegradedSource's, read right after Status; nil for other sources
 	Source   Source // as added; a HistorySource also tells its recent transitions
 }
 
@@ -84,7 +85,7 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status (and Lag), in the order
+// Entries returns every source's current Status (Lag, Degraded), in the order
 // added. It calls the sources' methods without the Registry's lock held.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
@@ -103,13 +104,16 @@ func (r *Registry) Entries() Entries {
 			if l, ok := e.source.(LagSource); ok {
 				out[i].Lag = l.Lag()
 			}
+			if d, ok := e.source.(DegradedSource); ok {
+				out[i].Degraded = d.Degraded()
+			}
 		}
 	}
 	return out
 }
 
-// Ready reports whether every critical source is Connected and within its
-// MaxLag. A Registry without critical sources is ready.
+// Ready reports whether every critical source is Connected, within its
+// MaxLag and not degraded. A Registry without critical sources is ready.
 func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
@@ -117,11 +121,11 @@ func (r *Registry) Ready() bool { return r.Entries().Ready() }
 // bring the server back, only lose the backoff's progress.
 func (r *Registry) Live() bool { return r.Entries().Live() }
 
-// Ready reports whether every critical entry is Connected and not
-// Lagging.
+// Ready reports whether every critical entry is Connected, not Lagging
+// and not Degraded.
 func (es Entries) Ready() bool {
 	for _, e := range es {
-		if e.Critical && (e.Status.State != Connected || e.Lagging()) {
+		if e.Critical && (e.Status.State != Connected || e.Lagging() || e.Degraded != nil) {
 			return false
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // hookedMax is how many BeforeConnect calls' secrets stay masked (DESIGN
@@ -264,7 +265,7 @@ func (l *link) lost(e *amqp091.Error, ok bool) error {
 	case !ok || e == nil:
 		return errors.New("connection closed (not by the broker)")
 	case l.wire.silent():
-		return fmt.Errorf("%w: no frame for %v (Heartbeat %v): %w", errSilent, hb*3/2, hb, l.wire.err())
+		return fmt.Errorf("broker silent: no frame for %v (Heartbeat %v): %w: %w", hb*3/2, hb, supervisor.ErrSilent, l.wire.err())
 	case !e.Server:
 		if rerr := l.wire.err(); rerr != nil {
 			return rerr

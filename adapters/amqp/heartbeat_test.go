@@ -14,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // A broker that hangs (SIGSTOP: its sockets stay open, nothing answers) is
@@ -52,13 +53,16 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 	lost := lossOf(t, c)
 	t.Logf("lost after %v: %v", took, lost)
 	assert.LessOrEqual(t, took, 16*time.Second, "1.5 heartbeats of 10s, and a scheduling margin")
+	assert.ErrorIs(t, lost, supervisor.ErrSilent)
 	assert.Contains(t, lost.Error(), "broker silent")
 	assert.Contains(t, lost.Error(), "Heartbeat 10s")
 	err := <-published
 	assert.ErrorIs(t, err, amqp.ErrMaybeDelivered, "%v", err)
 	until(t, quietSt, "the quiet client's loss", func(s health.Status) bool { return s.State != health.Connected })
 	took = time.Since(frozen)
-	t.Logf("the quiet client's loss after %v: %v", took, lossOf(t, quiet))
+	quietLost := lossOf(t, quiet)
+	t.Logf("the quiet client's loss after %v: %v", took, quietLost)
+	assert.ErrorIs(t, quietLost, supervisor.ErrSilent)
 	assert.LessOrEqual(t, took, 16*time.Second)
 
 	thaw()

@@ -6,10 +6,11 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // sentinels are kept in the chain of every error made safe.
-var sentinels = []error{ErrMissed, ErrStaleDelivery, ErrMaybeDelivered, ErrReturned, ErrNacked, ErrBlocked, ErrCanceled, errSilent,
+var sentinels = []error{ErrMissed, ErrStaleDelivery, ErrMaybeDelivered, ErrReturned, ErrNacked, ErrBlocked, ErrCanceled, supervisor.ErrSilent,
 	amqp091.ErrClosed, amqp091.ErrCredentials, amqp091.ErrVhost, amqp091.ErrSASL}
 
 // safe returns err with every secret the connector knows masked.
