@@ -31,15 +31,15 @@ type connector struct {
 	o       Options
 	targets []target
 	name    string // the supervisor's Name, sent as connection_name
-	// refusals counts, per endpoint, the logins in a row that the broker
-	// answered by closing the socket; only attempts touch it, one at a
-	// time.
-	refusals []int
 
-	mu     sync.Mutex
-	base   redact.Target   // every endpoint's secrets
-	hooked []redact.Target // what the last hookedMax BeforeConnect calls set, oldest first
-	latest redact.Target   // base joined with hooked
+	mu sync.Mutex
+	// refusals counts, per endpoint, the logins in a row that the broker
+	// answered by closing the socket. An attempt abandoned at
+	// ConnectTimeout may still write it while the next one runs.
+	refusals []int
+	base     redact.Target   // every endpoint's secrets
+	hooked   []redact.Target // what the last hookedMax BeforeConnect calls set, oldest first
+	latest   redact.Target   // base joined with hooked
 
 	links   sync.Map             // *amqp091.Connection -> *link, from Connect to Close
 	current atomic.Pointer[link] // the link being watched: the live connection
@@ -125,7 +125,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		}
 		return nil, c.loginError(i, tg, err)
 	}
-	c.refusals[i] = 0
+	c.refused(i, false)
 	// amqp091 clears the handshake's deadline once the connection is open
 	// and sets the heartbeat's only after the next frame: a path silent
 	// from now on would never be given up. Arm it as amqp091 would.
@@ -154,14 +154,25 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 // one in a row is kept as ErrCredentials (which Classify makes permanent).
 func (c *connector) loginError(i int, tg redact.Target, err error) error {
 	if !errors.Is(err, amqp091.ErrCredentials) {
-		c.refusals[i] = 0
+		c.refused(i, false)
 		return safeWith(tg, fmt.Errorf("%s%w", c.at(i), err))
 	}
-	c.refusals[i]++
-	if c.refusals[i] < 2 && c.o.BeforeConnect == nil {
+	if c.refused(i, true) < 2 && c.o.BeforeConnect == nil {
 		return redact.Scrubbed(c.at(i) + "the broker closed the connection at login: a wrong user name or password? (retried once: a broker going down looks the same)")
 	}
 	return safeWith(tg, fmt.Errorf("%slogin refused: %w", c.at(i), err))
+}
+
+// refused counts a refused login on endpoint i, or resets the count, and
+// returns it.
+func (c *connector) refused(i int, again bool) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refusals[i]++
+	if !again {
+		c.refusals[i] = 0
+	}
+	return c.refusals[i]
 }
 
 // topology runs the program's Topology with a channel of its own. A
