@@ -14,7 +14,7 @@ var sentinels = []error{ErrMissed, ErrStaleDelivery, ErrMaybeDelivered, ErrRetur
 	amqp091.ErrClosed, amqp091.ErrCredentials, amqp091.ErrVhost, amqp091.ErrSASL}
 
 // safe returns err with every secret the connector knows masked.
-func (c *connector) safe(err error) error { return safeWith(c.secrets(), err) }
+func (c *connector) safe(err error) error { return safeWith(c.secrets, err) }
 
 // classify is the first step of the supervisor's Classify, which sees
 // every error of Connect, OnConnect, Watch and Invalidate: err made safe,
@@ -30,7 +30,7 @@ func (c *connector) classify(err error) error {
 // error the adapter hands to the supervisor or the program passes here.
 // An error whose text holds nothing to mask and no AMQP error is returned
 // as it is.
-func safeWith(tg redact.Target, err error) error {
+func safeWith(tg *redact.Set, err error) error {
 	if err == nil {
 		return nil
 	}
