@@ -100,6 +100,7 @@ type rabbitServer struct {
 	b     *rabbittest.Broker
 	queue string
 	relay *testkit.Server // to the broker: the client's address
+	open  atomic.Int64    // connections the relay holds
 
 	mu         sync.Mutex
 	secrets    *conformance.Secrets // the case's, when it has some
@@ -111,7 +112,7 @@ type rabbitServer struct {
 
 func startRabbit(t testing.TB, b *rabbittest.Broker) *rabbitServer {
 	s := &rabbitServer{t: t, b: b, queue: fmt.Sprintf("conformance-%d", rabbitCases.Add(1))}
-	s.relay = testkit.StartServer(t, relayTo(b.Addr()))
+	s.relay = testkit.StartServer(t, relayTo(b.Addr(), &s.open))
 	t.Cleanup(func() {
 		s.Serve() // the next case finds the broker as it was
 		s.admin(func(ch *amqp091.Channel) error { _, err := ch.QueueDelete(s.queue, false, false, false); return err })
@@ -251,9 +252,11 @@ func (s *rabbitServer) Stall() {
 }
 
 // relayTo returns a testkit.Server's handler that relays a connection to
-// addr until either side closes it or the server stops.
-func relayTo(addr string) func(net.Conn, <-chan struct{}) {
+// addr until either side closes it or the server stops, counted in open.
+func relayTo(addr string, open *atomic.Int64) func(net.Conn, <-chan struct{}) {
 	return func(c net.Conn, quit <-chan struct{}) {
+		open.Add(1)
+		defer open.Add(-1)
 		up, err := net.Dial("tcp", addr)
 		if err != nil {
 			return
@@ -271,6 +274,9 @@ func relayTo(addr string) func(net.Conn, <-chan struct{}) {
 		wg.Wait()
 	}
 }
+
+// Open returns how many of the case's connections the relay holds.
+func (s *rabbitServer) Open() int { return int(s.open.Load()) }
 
 // Send publishes one message to the case's queue.
 func (s *rabbitServer) Send() {
