@@ -36,16 +36,8 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b.Freeze(t)
+	thaw := freeze(t, b)
 	frozen := time.Now()
-	thawed := false
-	thaw := func() {
-		if !thawed {
-			thawed = true
-			b.Thaw(t)
-		}
-	}
-	t.Cleanup(thaw)
 	published := make(chan error, 1)
 	go func() { published <- c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("x")}) }()
 	until(t, st, "the loss", func(s health.Status) bool { return s.State != health.Connected })

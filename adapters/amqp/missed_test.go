@@ -25,13 +25,7 @@ func TestBreakBeforeTheConsumerIsUp(t *testing.T) {
 	if err := c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("waits in the queue")}); err != nil {
 		t.Fatal(err)
 	}
-	b.Freeze(t)
-	thawed := false
-	t.Cleanup(func() {
-		if !thawed {
-			b.Thaw(t)
-		}
-	})
+	thaw := freeze(t, b)
 	first := make(chan error, 1)
 	go func() {
 		for _, err := range c.Deliveries(ctx, q) {
@@ -40,8 +34,7 @@ func TestBreakBeforeTheConsumerIsUp(t *testing.T) {
 		}
 	}()
 	until(t, st, "the loss", func(s health.Status) bool { return s.State != health.Connected })
-	thawed = true
-	b.Thaw(t)
+	thaw()
 	select {
 	case err := <-first:
 		assert.ErrorIs(t, err, amqp.ErrMissed, "the first yield")
