@@ -38,6 +38,7 @@ type Entry struct {
 	MaxLag   time.Duration
 	Status   Status
 	Lag      Lag    // a LagSource's, read right after Status; zero for other sources
+	Degraded error  // a DegradedSource's, read right after Status; nil for other sources
 	Source   Source // as added; a HistorySource also tells its recent transitions
 }
 
@@ -81,7 +82,7 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status (and Lag), in the order added.
+// Entries returns every source's current Status (Lag, Degraded), in the order added.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
@@ -99,12 +100,15 @@ func (r *Registry) Entries() Entries {
 			if l, ok := e.source.(LagSource); ok {
 				out[i].Lag = l.Lag()
 			}
+			if d, ok := e.source.(DegradedSource); ok {
+				out[i].Degraded = d.Degraded()
+			}
 		}
 	}
 	return out
 }
 
-// Ready reports whether every critical source is Connected and not Lagging.
+// Ready reports whether every critical source is Connected, within MaxLag and not degraded.
 func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
@@ -112,10 +116,10 @@ func (r *Registry) Ready() bool { return r.Entries().Ready() }
 // bring the server back, only lose the backoff's progress.
 func (r *Registry) Live() bool { return r.Entries().Live() }
 
-// Ready reports whether every critical entry is Connected and not Lagging.
+// Ready reports whether every critical entry is Connected, not Lagging and not Degraded.
 func (es Entries) Ready() bool {
 	for _, e := range es {
-		if e.Critical && (e.Status.State != Connected || e.Lagging()) {
+		if e.Critical && (e.Status.State != Connected || e.Lagging() || e.Degraded != nil) {
 			return false
 		}
 	}

@@ -46,15 +46,27 @@ func New(url string, o Options) (*Client, error) {
 	return &Client{Supervisor: s, c: c}, nil
 }
 
-// Status is the supervisor's, whose Err wraps ErrBlocked (with the
-// broker's reason and since when) while the broker blocks publishing; the
-// state stays Connected.
+// Status is the supervisor's, whose Err is Degraded's error while the
+// broker blocks publishing; the state stays Connected.
 func (c *Client) Status() health.Status {
 	st := c.Supervisor.Status()
-	if l := c.c.current.Load(); l != nil && st.State == health.Connected {
-		if b := l.blocked.Load(); b != nil {
-			st.Err = b.err
-		}
+	if err := c.Degraded(); err != nil && st.State == health.Connected {
+		st.Err = err
 	}
 	return st
 }
+
+// Degraded returns an error wrapping ErrBlocked, with the broker's reason
+// and since when, while the broker blocks publishing (a resource alarm);
+// nil otherwise. A Client added to a health.Registry as critical makes the
+// program not ready meanwhile.
+func (c *Client) Degraded() error {
+	if l := c.c.current.Load(); l != nil {
+		if b := l.blocked.Load(); b != nil {
+			return b.err
+		}
+	}
+	return nil
+}
+
+var _ health.DegradedSource = (*Client)(nil)

@@ -13,11 +13,8 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
-
-// hookedMax is how many BeforeConnect calls' secrets stay masked (DESIGN
-// v3's secret set: the last 16).
-const hookedMax = 16
 
 // closeTimeout bounds the polite close of a connection when the
 // supervisor stops or the program is done with it.
@@ -29,16 +26,14 @@ const closeTimeout = time.Second
 type connector struct {
 	o       Options
 	targets []target
-	name    string // the supervisor's Name, sent as connection_name
-	// refusals counts, per endpoint, the logins in a row that the broker
-	// answered by closing the socket; only attempts touch it, one at a
-	// time.
-	refusals []int
+	name    string      // the supervisor's Name, sent as connection_name
+	secrets *redact.Set // every endpoint's, and what BeforeConnect set lately
 
-	mu     sync.Mutex
-	base   redact.Target   // every endpoint's secrets
-	hooked []redact.Target // what the last hookedMax BeforeConnect calls set, oldest first
-	latest redact.Target   // base joined with hooked
+	mu sync.Mutex
+	// refusals counts, per endpoint, the logins in a row that the broker
+	// answered by closing the socket. An attempt abandoned at
+	// ConnectTimeout may still write it while the next one runs.
+	refusals []int
 
 	links   sync.Map             // *amqp091.Connection -> *link, from Connect to Close
 	current atomic.Pointer[link] // the link being watched: the live connection
@@ -50,7 +45,6 @@ type link struct {
 	conn     *amqp091.Connection
 	wire     *wire
 	endpoint int
-	secrets  redact.Target // the attempt's: the target's and BeforeConnect's
 	closes   chan *amqp091.Error
 	blocks   chan amqp091.Blocking
 	blocked  atomic.Pointer[blockState] // nil while not blocked
@@ -70,20 +64,11 @@ type blockState struct {
 }
 
 func newConnector(ts []target, o Options) *connector {
-	c := &connector{o: o, targets: ts, refusals: make([]int, len(ts)), base: ts[0].secrets}
+	base := ts[0].secrets
 	for _, t := range ts[1:] {
-		c.base = c.base.Join(t.secrets)
+		base = base.Join(t.secrets)
 	}
-	c.latest = c.base
-	return c
-}
-
-// secrets returns the newest redactor: every endpoint's secrets and the
-// newest BeforeConnect's.
-func (c *connector) secrets() redact.Target {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.latest
+	return &connector{o: o, targets: ts, refusals: make([]int, len(ts)), secrets: redact.NewSet(base)}
 }
 
 // at names endpoint i in errors when there are several: `"amqp://xxxxx@b:5672/": `.
@@ -103,7 +88,7 @@ func (c *connector) Connect(ctx context.Context) (*amqp091.Connection, error) {
 // Topology, all bounded by ctx (the attempt's): when ctx ends first the
 // socket is closed, which ends whatever call waits on it.
 func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, error) {
-	raw, tg, err := c.prepare(ctx, i)
+	raw, err := c.prepare(ctx, i)
 	if err != nil {
 		return nil, err
 	}
@@ -122,14 +107,14 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		if w != nil {
 			_ = w.Close() // a failed handshake may leave amqp091's reader on it
 		}
-		return nil, c.loginError(i, tg, err)
+		return nil, c.loginError(i, err)
 	}
-	c.refusals[i] = 0
+	c.refused(i, false)
 	// amqp091 clears the handshake's deadline once the connection is open
 	// and sets the heartbeat's only after the next frame: a path silent
 	// from now on would never be given up. Arm it as amqp091 would.
 	_ = w.SetReadDeadline(time.Now().Add(conn.Config.Heartbeat * 3 / 2))
-	l := &link{c: c, conn: conn, wire: w, endpoint: i, secrets: tg,
+	l := &link{c: c, conn: conn, wire: w, endpoint: i,
 		dead: make(chan struct{}), closes: conn.NotifyClose(make(chan *amqp091.Error, 1)),
 		blocks: conn.NotifyBlocked(make(chan amqp091.Blocking, 8))}
 	if c.o.Topology != nil {
@@ -140,7 +125,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 	}
 	if err != nil {
 		_ = w.Close()
-		return nil, safeWith(tg, err)
+		return nil, c.safe(err)
 	}
 	c.links.Store(conn, l)
 	return conn, nil
@@ -151,16 +136,27 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 // amqp091 reports as ErrCredentials; a broker that died at that moment
 // looks the same. So the first such refusal is retried, and only a second
 // one in a row is kept as ErrCredentials (which Classify makes permanent).
-func (c *connector) loginError(i int, tg redact.Target, err error) error {
+func (c *connector) loginError(i int, err error) error {
 	if !errors.Is(err, amqp091.ErrCredentials) {
-		c.refusals[i] = 0
-		return safeWith(tg, fmt.Errorf("%s%w", c.at(i), err))
+		c.refused(i, false)
+		return c.safe(fmt.Errorf("%s%w", c.at(i), err))
 	}
-	c.refusals[i]++
-	if c.refusals[i] < 2 && c.o.BeforeConnect == nil {
+	if c.refused(i, true) < 2 && c.o.BeforeConnect == nil {
 		return redact.Scrubbed(c.at(i) + "the broker closed the connection at login: a wrong user name or password? (retried once: a broker going down looks the same)")
 	}
-	return safeWith(tg, fmt.Errorf("%slogin refused: %w", c.at(i), err))
+	return c.safe(fmt.Errorf("%slogin refused: %w", c.at(i), err))
+}
+
+// refused counts a refused login on endpoint i, or resets the count, and
+// returns it.
+func (c *connector) refused(i int, again bool) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refusals[i]++
+	if !again {
+		c.refusals[i] = 0
+	}
+	return c.refusals[i]
 }
 
 // topology runs the program's Topology with a channel of its own. A
@@ -185,14 +181,13 @@ func (c *connector) topology(ctx context.Context, conn *amqp091.Connection) erro
 	return nil
 }
 
-// prepare returns the url this attempt on endpoint i dials and the
-// redactor that knows its secrets. With BeforeConnect it is the hook's
-// copy, checked again (a hook that breaks the url fails the attempt for
-// good), and the connector's newest redactor learns its secrets.
-func (c *connector) prepare(ctx context.Context, i int) (string, redact.Target, error) {
+// prepare returns the url this attempt on endpoint i dials. With
+// BeforeConnect it is the hook's copy, checked again (a hook that breaks
+// the url fails the attempt for good), whose secrets the set learns.
+func (c *connector) prepare(ctx context.Context, i int) (string, error) {
 	t := c.targets[i]
 	if c.o.BeforeConnect == nil {
-		return t.raw, c.secrets(), nil
+		return t.raw, nil
 	}
 	u := *t.parsed
 	if u.User != nil {
@@ -202,20 +197,13 @@ func (c *connector) prepare(ctx context.Context, i int) (string, redact.Target, 
 	hookErr := c.o.BeforeConnect(ctx, &u)
 	nt, err := parseTarget("url", u.String())
 	if err != nil {
-		return "", redact.Target{}, backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
+		return "", backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))
 	}
-	c.mu.Lock()
-	c.hooked = append(c.hooked[max(0, len(c.hooked)+1-hookedMax):], nt.secrets)
-	c.latest = c.base
-	for _, h := range c.hooked {
-		c.latest = c.latest.Join(h)
-	}
-	tg := c.latest
-	c.mu.Unlock()
+	c.secrets.Remember(nt.secrets)
 	if hookErr != nil {
-		return "", tg, tg.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
+		return "", c.secrets.Error(fmt.Errorf("BeforeConnect: %w", hookErr), redact.SafeChain(hookErr)...)
 	}
-	return u.String(), tg, nil
+	return u.String(), nil
 }
 
 // linkOf returns conn's link, nil when this connector does not hold it
@@ -264,7 +252,7 @@ func (l *link) lost(e *amqp091.Error, ok bool) error {
 	case !ok || e == nil:
 		return errors.New("connection closed (not by the broker)")
 	case l.wire.silent():
-		return fmt.Errorf("%w: no frame for %v (Heartbeat %v): %w", errSilent, hb*3/2, hb, l.wire.err())
+		return fmt.Errorf("broker silent: no frame for %v (Heartbeat %v): %w: %w", hb*3/2, hb, supervisor.ErrSilent, l.wire.err())
 	case !e.Server:
 		if rerr := l.wire.err(); rerr != nil {
 			return rerr
@@ -289,7 +277,7 @@ func (l *link) block(reason string) {
 	if l.blocked.Load() != nil {
 		return
 	}
-	err := redact.Scrubbed(fmt.Sprintf("%s since %s: %s", ErrBlocked, time.Now().Format(time.RFC3339), l.secrets.Text(reason)), ErrBlocked)
+	err := redact.Scrubbed(fmt.Sprintf("%s since %s: %s", ErrBlocked, time.Now().Format(time.RFC3339), l.c.secrets.Text(reason)), ErrBlocked)
 	l.blocked.Store(&blockState{err: err, over: make(chan struct{})})
 }
 

@@ -1,6 +1,7 @@
 package amqp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +78,12 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 				continue // closed since Conn: Conn hands it out no more
 			}
 			k, err := c.consume(conn, queue)
+			if err != nil && l.conn.IsClosed() {
+				// Lost before the consumer was up, or while it started
+				// (deliveries sent to it are requeued): said once, as a break.
+				missed = c.missed(queue, cmp.Or(c.gone(ctx, l), err))
+				continue
+			}
 			if err != nil {
 				if !c.refused(ctx, l, queue, err, yield) {
 					return
@@ -95,20 +102,21 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 			if reason := c.gone(ctx, l); reason != nil {
 				why = reason // the connection's: the channel's says less
 			}
-			missed = fmt.Errorf("amqp: queue %q: consumer started again after: %w: %w", queue, c.c.safe(why), ErrMissed)
+			missed = c.missed(queue, why)
 		}
 	}
 }
 
-// refused handles a consume that failed: on a live connection it yields
+// missed is the error a Deliveries loop yields first on its next consumer.
+func (c *Client) missed(queue string, why error) error {
+	return fmt.Errorf("amqp: queue %q: consumer started again after: %w: %w", queue, c.c.safe(why), ErrMissed)
+}
+
+// refused handles a consume that failed on a live connection: it yields
 // the refusal and invalidates it. It reports whether the loop goes on.
 func (c *Client) refused(ctx context.Context, l *link, queue string, err error, yield func(Delivery, error) bool) bool {
 	if ctx.Err() != nil {
 		return false
-	}
-	if l.conn.IsClosed() {
-		c.gone(ctx, l)
-		return true
 	}
 	ce := &consumeError{queue: queue, err: c.c.safe(err)}
 	c.Invalidate(l.conn, ce)

@@ -31,11 +31,13 @@
 //     crashed RabbitMQ 3.x forgets queues declared in its last seconds,
 //     confirmed messages included; Topology declares them again, empty.
 //   - A silent path or a frozen broker: given up after 1.5 Heartbeats
-//     without a frame, 15s with the defaults; an attempt on a stalled
-//     path ends at Supervisor.ConnectTimeout, Topology included.
+//     without a frame, 15s with the defaults, the error wrapping
+//     supervisor.ErrSilent; an attempt on a stalled path ends at
+//     Supervisor.ConnectTimeout, Topology included.
 //   - A memory or disk alarm (connection.blocked): the state stays
-//     Connected, Client.Status().Err wraps ErrBlocked, Publish waits.
-//     Readiness looks at the state only, so it stays ready.
+//     Connected, Client.Status().Err and Degraded wrap ErrBlocked, Publish
+//     waits; a critical Client in a health.Registry is not ready (still
+//     live) until the alarm clears.
 //   - A refused login (403) or a missing vhost (530): Failed, unless
 //     BeforeConnect may bring new credentials. RabbitMQ refuses a password
 //     by closing the socket, which looks like a broker going down, so

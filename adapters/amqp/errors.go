@@ -23,7 +23,3 @@ var (
 	// ErrCanceled: the broker ended a consumer (its queue deleted).
 	ErrCanceled = errors.New("consumer canceled by the broker")
 )
-
-// errSilent is the heartbeat's failure (supervisor.ErrSilent once the core
-// has it).
-var errSilent = errors.New("broker silent")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // A broker that hangs (SIGSTOP: its sockets stay open, nothing answers) is
@@ -35,16 +36,8 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b.Freeze(t)
+	thaw := freeze(t, b)
 	frozen := time.Now()
-	thawed := false
-	thaw := func() {
-		if !thawed {
-			thawed = true
-			b.Thaw(t)
-		}
-	}
-	t.Cleanup(thaw)
 	published := make(chan error, 1)
 	go func() { published <- c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("x")}) }()
 	until(t, st, "the loss", func(s health.Status) bool { return s.State != health.Connected })
@@ -52,13 +45,16 @@ func TestFrozenBrokerIsFoundWithin15s(t *testing.T) {
 	lost := lossOf(t, c)
 	t.Logf("lost after %v: %v", took, lost)
 	assert.LessOrEqual(t, took, 16*time.Second, "1.5 heartbeats of 10s, and a scheduling margin")
+	assert.ErrorIs(t, lost, supervisor.ErrSilent)
 	assert.Contains(t, lost.Error(), "broker silent")
 	assert.Contains(t, lost.Error(), "Heartbeat 10s")
 	err := <-published
 	assert.ErrorIs(t, err, amqp.ErrMaybeDelivered, "%v", err)
 	until(t, quietSt, "the quiet client's loss", func(s health.Status) bool { return s.State != health.Connected })
 	took = time.Since(frozen)
-	t.Logf("the quiet client's loss after %v: %v", took, lossOf(t, quiet))
+	quietLost := lossOf(t, quiet)
+	t.Logf("the quiet client's loss after %v: %v", took, quietLost)
+	assert.ErrorIs(t, quietLost, supervisor.ErrSilent)
 	assert.LessOrEqual(t, took, 16*time.Second)
 
 	thaw()

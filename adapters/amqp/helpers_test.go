@@ -8,6 +8,7 @@ import (
 	"iter"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -105,6 +106,17 @@ func finished(t *testing.T, c *amqp.Client, d time.Duration) error {
 		t.Fatalf("still running after %v: %v", d, c.Status())
 		return nil
 	}
+}
+
+// freeze freezes b (SIGSTOP) and returns thaw, which resumes it once; the
+// test's cleanup calls it too.
+func freeze(t *testing.T, b *rabbittest.Broker) (thaw func()) {
+	t.Helper()
+	b.Freeze(t)
+	var once sync.Once
+	thaw = func() { once.Do(func() { b.Thaw(t) }) }
+	t.Cleanup(thaw)
+	return thaw
 }
 
 // ctxFor returns a context that ends after d or when the test ends.

@@ -226,7 +226,7 @@ func (p *publisher) confirmed(l *link, cf amqp091.Confirmation) {
 		w.err = fmt.Errorf("amqp: publish to %q with key %q: %w", w.exchange, w.key, ErrNacked)
 	case w.returned != nil:
 		w.err = fmt.Errorf("amqp: publish to %q with key %q: %w: %d %s", w.exchange, w.key, ErrReturned,
-			w.returned.ReplyCode, l.secrets.Text(w.returned.ReplyText))
+			w.returned.ReplyCode, l.c.secrets.Text(w.returned.ReplyText))
 	}
 	w.msg = nil
 	close(w.done)

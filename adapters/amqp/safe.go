@@ -6,14 +6,15 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // sentinels are kept in the chain of every error made safe.
-var sentinels = []error{ErrMissed, ErrStaleDelivery, ErrMaybeDelivered, ErrReturned, ErrNacked, ErrBlocked, ErrCanceled, errSilent,
+var sentinels = []error{ErrMissed, ErrStaleDelivery, ErrMaybeDelivered, ErrReturned, ErrNacked, ErrBlocked, ErrCanceled, supervisor.ErrSilent,
 	amqp091.ErrClosed, amqp091.ErrCredentials, amqp091.ErrVhost, amqp091.ErrSASL}
 
 // safe returns err with every secret the connector knows masked.
-func (c *connector) safe(err error) error { return safeWith(c.secrets(), err) }
+func (c *connector) safe(err error) error { return safeWith(c.secrets, err) }
 
 // classify is the first step of the supervisor's Classify, which sees
 // every error of Connect, OnConnect, Watch and Invalidate: err made safe,
@@ -29,7 +30,7 @@ func (c *connector) classify(err error) error {
 // error the adapter hands to the supervisor or the program passes here.
 // An error whose text holds nothing to mask and no AMQP error is returned
 // as it is.
-func safeWith(tg redact.Target, err error) error {
+func safeWith(tg *redact.Set, err error) error {
 	if err == nil {
 		return nil
 	}

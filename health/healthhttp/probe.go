@@ -11,11 +11,13 @@ import (
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
 // /readyz): 200 when every critical source of r is Connected and within
-// its MaxLag, 503 otherwise, with a JSON body listing every source's name,
-// state, criticality, counts and lag behind its feed (items waiting and
-// the oldest's age; lagging when over its MaxLag). With ?verbose=1 the body
-// adds the last error, redacted, as last_error beside last_failure (when
-// it happened), so a source that is connected again does not look broken.
+// its MaxLag and not degraded, 503 otherwise, with a JSON body listing
+// every source's name, state, criticality, counts, lag behind its feed
+// (items waiting and the oldest's age; lagging when over its MaxLag) and
+// degraded. With ?verbose=1 the body adds the last error, redacted, as
+// last_error beside last_failure (when it happened, so a source that is
+// connected again does not look broken), and why a source is degraded,
+// redacted, as degraded_error.
 // A pod whose database is down stops receiving traffic but is not
 // restarted.
 func ReadyHandler(r *health.Registry) http.Handler {
@@ -46,8 +48,10 @@ type sourceReport struct {
 	NextAttempt *time.Time   `json:"next_attempt,omitempty"`
 	LastError   string       `json:"last_error,omitempty"` // with ?verbose=1 only
 	LastFailure *time.Time   `json:"last_failure,omitempty"`
-	Lag         *lagReport   `json:"lag,omitempty"`     // while items wait for the program
-	Lagging     bool         `json:"lagging,omitempty"` // over its MaxLag: not ready
+	Lag         *lagReport   `json:"lag,omitempty"`            // while items wait for the program
+	Lagging     bool         `json:"lagging,omitempty"`        // over its MaxLag: not ready
+	Degraded    bool         `json:"degraded,omitempty"`       // connected but unable to serve: not ready
+	DegradedBy  string       `json:"degraded_error,omitempty"` // why, with ?verbose=1 only
 }
 
 type lagReport struct {
@@ -59,12 +63,15 @@ type lagReport struct {
 // last error, redacted, and when it happened.
 func reportOf(e health.Entry, verbose bool) sourceReport {
 	st := e.Status
-	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects, Lagging: e.Lagging()}
+	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects, Lagging: e.Lagging(), Degraded: e.Degraded != nil}
 	if e.Lag.Waiting > 0 {
 		sr.Lag = &lagReport{Waiting: e.Lag.Waiting, Oldest: e.Lag.Oldest.Seconds()}
 	}
 	if !st.NextAttempt.IsZero() && st.State == health.Backoff {
 		sr.NextAttempt = &st.NextAttempt
+	}
+	if verbose && e.Degraded != nil {
+		sr.DegradedBy = redact.Text(e.Degraded.Error())
 	}
 	if verbose && st.Err != nil {
 		sr.LastError = redact.Text(st.Err.Error())

@@ -17,8 +17,8 @@ type Metrics struct {
 	reg *health.Registry
 	now func() time.Time
 
-	up, state, connects, failures, reconnects, waiting metric.Int64Observable
-	next, uptime, outage, oldest                       metric.Float64Observable
+	up, state, connects, failures, reconnects, waiting, degraded metric.Int64Observable
+	next, uptime, outage, oldest                                 metric.Float64Observable
 
 	registration metric.Registration
 	once         sync.Once
@@ -64,12 +64,13 @@ func New(r *health.Registry, meter metric.Meter) (*Metrics, error) {
 	m.outage = seconds("redial.connection.longest_outage", "Longest time without a connection after a loss, the current outage included.")
 	m.waiting = gauge("redial.connection.lag.waiting", "{item}", "Items the source received that the program has not taken yet.")
 	m.oldest = seconds("redial.connection.lag.oldest", "Seconds the oldest item not yet taken by the program has waited; 0 when none.")
+	m.degraded = gauge("redial.connection.degraded", "1", "Whether the source is connected but unable to serve (1), such as a broker blocking publishing, or not (0).")
 	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("otel: %w", err)
 		}
 	}
-	reg, err := meter.RegisterCallback(m.observe, m.up, m.state, m.connects, m.failures, m.next, m.uptime, m.reconnects, m.outage, m.waiting, m.oldest)
+	reg, err := meter.RegisterCallback(m.observe, m.up, m.state, m.connects, m.failures, m.next, m.uptime, m.reconnects, m.outage, m.waiting, m.oldest, m.degraded)
 	if err != nil {
 		return nil, fmt.Errorf("otel: %w", err)
 	}

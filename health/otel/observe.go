@@ -30,6 +30,7 @@ func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 		o.ObserveFloat64(m.outage, st.LongestOutage.Seconds(), at)
 		o.ObserveInt64(m.waiting, int64(e.Lag.Waiting), at)
 		o.ObserveFloat64(m.oldest, e.Lag.Oldest.Seconds(), at)
+		o.ObserveInt64(m.degraded, boolValue(e.Degraded != nil), at)
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ type Collector struct {
 	reg *health.Registry
 	now func() time.Time
 
-	up, state, connects, failures, next, uptime, reconnects, outage, waiting, oldest *prometheus.Desc
+	up, state, connects, failures, next, uptime, reconnects, outage, waiting, oldest, degraded *prometheus.Desc
 }
 
 // New returns a Collector over r; sources added to r later are exported
@@ -38,12 +38,13 @@ func New(r *health.Registry) (*Collector, error) {
 		outage:     prometheus.NewDesc("redial_longest_outage_seconds", "Longest time without a connection after a loss, the current outage included.", name, nil),
 		waiting:    prometheus.NewDesc("redial_lag_waiting", "Items the source received that the program has not taken yet.", name, nil),
 		oldest:     prometheus.NewDesc("redial_lag_oldest_seconds", "Seconds the oldest item not yet taken by the program has waited; 0 when none.", name, nil),
+		degraded:   prometheus.NewDesc("redial_degraded", "Whether the source is connected but unable to serve (1), such as a broker blocking publishing, or not (0).", name, nil),
 	}, nil
 }
 
 // Describe sends the descriptors of every metric.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage, c.waiting, c.oldest} {
+	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage, c.waiting, c.oldest, c.degraded} {
 		ch <- d
 	}
 }
@@ -65,6 +66,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.outage, prometheus.GaugeValue, st.LongestOutage.Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.waiting, prometheus.GaugeValue, float64(e.Lag.Waiting), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, e.Lag.Oldest.Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.degraded, prometheus.GaugeValue, boolValue(e.Degraded != nil), e.Name)
 	}
 }
 

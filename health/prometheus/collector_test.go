@@ -123,7 +123,7 @@ func TestCollectorFollowsASupervisor(t *testing.T) {
 		problems, err := testutil.CollectAndLint(c)
 		require.NoError(t, err)
 		assert.Empty(t, problems, "metric names and help follow Prometheus conventions")
-		assert.Equal(t, 9+6, testutil.CollectAndCount(c), "nine series and one per state")
+		assert.Equal(t, 10+6, testutil.CollectAndCount(c), "ten series and one per state")
 		assert.NoError(t, testutil.CollectAndCompare(c, strings.NewReader(`
 # HELP redial_longest_outage_seconds Longest time without a connection after a loss, the current outage included.
 # TYPE redial_longest_outage_seconds gauge

@@ -27,6 +27,10 @@ func (b *Broker) Ctl(t testing.TB, args ...string) string {
 	return out
 }
 
+// TryCtl is Ctl for a goroutine other than the test's, or a command that
+// may fail (the broker is down): it returns the error instead.
+func (b *Broker) TryCtl(args ...string) (string, error) { return b.ctl(args...) }
+
 func (b *Broker) ctl(args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), CtlTimeout)
 	defer cancel()

@@ -59,6 +59,7 @@
       tr.dataset.state = s.state;
       tr.appendChild(el("td", "name", s.name + (s.critical ? "" : " (not critical)")));
       var st = el("td"); st.appendChild(el("span", "pill state " + s.state, s.state)); tr.appendChild(st);
+      if (s.degraded) { st.appendChild(el("span", "degraded", " degraded" + (s.degraded_error ? ": " + s.degraded_error : ""))); }
       tr.appendChild(el("td", "since", ago(s.since, now)));
       tr.appendChild(el("td", "attempts", String(s.attempt)));
       tr.appendChild(el("td", "next", s.next_attempt ? countdown(s.next_attempt, now) : "—"));

@@ -32,6 +32,7 @@ func collect(t *testing.T, r *sdkmetric.ManualReader) metricdata.ScopeMetrics {
 type point struct {
 	state                               health.State
 	connects, failures, reconn, waiting int64
+	degraded                            bool
 	next, uptime, longestOutage, oldest float64
 }
 
@@ -73,6 +74,7 @@ func expect(name string, p point) []metricdata.Metrics {
 		seconds("redial.connection.longest_outage", "Longest time without a connection after a loss, the current outage included.", p.longestOutage),
 		gauge("redial.connection.lag.waiting", "{item}", "Items the source received that the program has not taken yet.", p.waiting),
 		seconds("redial.connection.lag.oldest", "Seconds the oldest item not yet taken by the program has waited; 0 when none.", p.oldest),
+		gauge("redial.connection.degraded", "1", "Whether the source is connected but unable to serve (1), such as a broker blocking publishing, or not (0).", one(p.degraded)),
 	}
 }
 

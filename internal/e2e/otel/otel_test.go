@@ -2,6 +2,7 @@ package otel_test
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -110,13 +111,13 @@ func TestOneReadPerCollection(t *testing.T) {
 
 	sm := collect(t, reader)
 	assert.Equal(t, int64(1), reads.Load(), "one callback reads each source once per collection")
-	assert.Equal(t, 9+6, points(sm), "nine points and one per state")
+	assert.Equal(t, 10+6, points(sm), "ten points and one per state")
 	metricdatatest.AssertHasAttributes(t, sm, attributeName("cache"))
 
 	reg.Add("queue", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
 	sm = collect(t, reader)
 	assert.Equal(t, int64(2), reads.Load())
-	assert.Equal(t, 2*(9+6), points(sm), "a source added later is observed from the next collection on")
+	assert.Equal(t, 2*(10+6), points(sm), "a source added later is observed from the next collection on")
 }
 
 // TestLagPoints: a feed whose program is behind reports how many items wait
@@ -132,6 +133,25 @@ func TestLagPoints(t *testing.T) {
 	want.Scope.Name = scope
 	metricdatatest.AssertEqual(t, want, collect(t, reader), metricdatatest.IgnoreTimestamp())
 }
+
+// TestDegradedPoints: a source that is connected but degraded reports 1.
+func TestDegradedPoints(t *testing.T) {
+	var reg health.Registry
+	reg.Add("broker", blockedSource{}, true)
+	reader, provider := newMeter(t)
+	m, err := redialotel.New(&reg, provider.Meter(scope))
+	require.NoError(t, err)
+	defer func() { assert.NoError(t, m.Unregister()) }()
+	want := metricdata.ScopeMetrics{Metrics: expect("broker", point{state: health.Connected, degraded: true})}
+	want.Scope.Name = scope
+	metricdatatest.AssertEqual(t, want, collect(t, reader), metricdatatest.IgnoreTimestamp())
+}
+
+// blockedSource is a Connected DegradedSource.
+type blockedSource struct{}
+
+func (blockedSource) Status() health.Status { return health.Status{State: health.Connected} }
+func (blockedSource) Degraded() error       { return errors.New("broker blocks publishing") }
 
 // lagSource is a Connected LagSource whose program is 3677 items behind.
 type lagSource struct{}
