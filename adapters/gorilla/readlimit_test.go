@@ -2,13 +2,7 @@ package gorilla_test
 
 import (
 	"bytes"
-	"crypto/sha1"
-	"encoding/base64"
-	"encoding/binary"
-	"net"
 	"net/http"
-	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,104 +16,33 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// hugeFrameServer completes the handshake by hand, then streams one binary
-// frame that announces 1 GiB, from a reused 64 KiB buffer, until the client
-// hangs up; after the first huge connections (all if huge < 0), it is an
-// ordinary feed. It records the most bytes it managed to send on one
-// connection, and the longest it streamed before the client hung up.
-func hugeFrameServer(t *testing.T, huge int64) (*server, *streamed) {
-	var most streamed
-	var mu sync.Mutex
-	var raws []net.Conn
-	srv := httpServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		if huge >= 0 && s.handshakes.Load() > huge {
-			if p := s.accept(w, r, acceptOpts{}); p != nil {
-				s.feed(r.Context(), p)
-			}
-			return
+// hugeFrameServer serves testkit.HugeFrame's 1 GiB frame on the first
+// huge connections (all if huge < 0), then is an ordinary feed.
+func hugeFrameServer(t *testing.T, huge int64) (*server, *testkit.HugeFrame) {
+	hf := testkit.NewHugeFrame(t)
+	return httpServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		if huge < 0 || s.handshakes.Load() <= huge {
+			hf.Serve(w, r)
+		} else if p := s.accept(w, r, acceptOpts{}); p != nil {
+			s.feed(r.Context(), p)
 		}
-		sum := sha1.Sum([]byte(r.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-		raw, rw, err := http.NewResponseController(w).Hijack()
-		if err != nil {
-			return
-		}
-		mu.Lock()
-		raws = append(raws, raw)
-		mu.Unlock()
-		defer raw.Close()
-		_, _ = rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-			"Sec-WebSocket-Accept: " + base64.StdEncoding.EncodeToString(sum[:]) + "\r\n\r\n")
-		header := []byte{0x82, 127, 0, 0, 0, 0, 0, 0, 0, 0} // FIN, binary, 64-bit length
-		binary.BigEndian.PutUint64(header[2:], 1<<30)
-		_, _ = rw.Write(header)
-		if rw.Flush() != nil {
-			return
-		}
-		chunk := make([]byte, 64<<10)
-		var sent int64
-		began := time.Now()
-		for sent < 1<<30 {
-			n, err := raw.Write(chunk)
-			sent += int64(n)
-			if err != nil {
-				break
-			}
-		}
-		most.record(sent, time.Since(began))
-	})
-	t.Cleanup(func() { // before the server's own cleanup: unblock any writer
-		mu.Lock()
-		defer mu.Unlock()
-		for _, c := range raws {
-			_ = c.Close()
-		}
-	})
-	return srv, &most
-}
-
-type streamed struct {
-	mu      sync.Mutex
-	bytes   int64
-	longest time.Duration
-}
-
-func (s *streamed) record(n int64, d time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.bytes, s.longest = max(s.bytes, n), max(s.longest, d)
-}
-
-func (s *streamed) get() (int64, time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.bytes, s.longest
+	}), hf
 }
 
 // A 1 GiB frame is refused at ReadLimit (default 1 MiB): the read fails
 // with websocket.ErrReadLimit, the supervisor reconnects, and memory stays
 // bounded.
 func TestReadLimitRefusesHugeFrame(t *testing.T) {
-	srv, most := hugeFrameServer(t, 2)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-
-	o := testOptions()
-	c := run(t, srv.url("/feed"), o, true)
-	st := testkit.WaitStatus(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
-	assert.ErrorIs(t, st.Err, websocket.ErrReadLimit)
-	testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
-	require.NoError(t, c.stop())
-	srv.stop()
-
-	runtime.ReadMemStats(&after)
-	allocated := after.TotalAlloc - before.TotalAlloc
-	sent, longest := most.get()
-	t.Logf("read limit %d: %v; allocated %d MiB in all; most sent on one connection before the client hung up: %d MiB, after %v",
-		gorilla.DefaultReadLimit, st.Err, allocated>>20, sent>>20, longest)
-	assert.Less(t, allocated, uint64(64<<20), "memory stays bounded")
-	assert.Less(t, sent, int64(64<<20), "the client stopped reading near the limit")
-	assert.Less(t, longest, time.Second, "the client hung up at once, without a close handshake that reads on")
+	srv, hf := hugeFrameServer(t, 2)
+	hf.AssertBounded(t, func() {
+		c := run(t, srv.url("/feed"), testOptions(), true)
+		st := testkit.WaitStatus(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
+		t.Logf("read limit %d: %v", gorilla.DefaultReadLimit, st.Err)
+		assert.ErrorIs(t, st.Err, websocket.ErrReadLimit)
+		testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
+		require.NoError(t, c.stop())
+		srv.stop()
+	})
 }
 
 // An ordinary message one byte over Options.ReadLimit, from either
