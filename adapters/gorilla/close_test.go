@@ -20,7 +20,7 @@ import (
 func closingServer(t *testing.T, im impl, code int, reason string) *server {
 	return startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
 		if p := s.accept(w, r, acceptOpts{}); p != nil {
-			defer s.forget(p)
+			defer s.Forget(p)
 			p.close(code, reason)
 		}
 	})

@@ -55,7 +55,7 @@ func newTokenServer(t *testing.T, im impl, want ...string) *tokenServer {
 			return
 		}
 		if first {
-			defer s.forget(p)
+			defer s.Forget(p)
 			p.close(websocket.CloseInternalServerErr, "session "+tok+" ("+auth+") ended")
 			return
 		}

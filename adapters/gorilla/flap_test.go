@@ -16,13 +16,13 @@ import (
 func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 	srv := startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
 		if p := s.accept(w, r, acceptOpts{}); p != nil {
-			s.forget(p) // dropped at once, without a close frame
+			s.Forget(p) // dropped at once, without a close frame
 		}
 	})
 	const base, maxWait = 20 * time.Millisecond, time.Second
 	o := testOptions()
 	o.Supervisor.Backoff = testkit.Fast(base, maxWait)
 	c := run(t, srv.url("/feed"), o, true)
-	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.handshakes.Load)
+	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.Handshakes.Load)
 	require.NoError(t, c.stop())
 }

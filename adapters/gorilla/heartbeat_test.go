@@ -159,7 +159,7 @@ func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration
 			if p == nil {
 				return
 			}
-			defer s.forget(p)
+			defer s.Forget(p)
 			go func() { _, _, _ = p.read(r.Context()) }() // handles control frames
 			tick := time.NewTicker(10 * time.Millisecond)
 			defer tick.Stop()

@@ -30,7 +30,7 @@ func sendingServer(t *testing.T, im impl, msgs map[int64][]string, closes map[in
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		n := conns.Add(1)
 		for _, m := range msgs[n] {
 			if p.write(r.Context(), websocket.TextMessage, []byte(m)) != nil {
@@ -128,7 +128,7 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		for { // "send N": N messages
 			_, req, err := p.read(r.Context())
 			if err != nil {

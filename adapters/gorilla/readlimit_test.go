@@ -21,7 +21,7 @@ import (
 func hugeFrameServer(t *testing.T, huge int64) (*server, *testkit.HugeFrame) {
 	hf := testkit.NewHugeFrame(t)
 	return httpServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		if huge < 0 || s.handshakes.Load() <= huge {
+		if huge < 0 || s.Handshakes.Load() <= huge {
 			hf.Serve(w, r)
 		} else if p := s.accept(w, r, acceptOpts{}); p != nil {
 			s.feed(r.Context(), p)
@@ -58,9 +58,9 @@ func TestReadLimitOption(t *testing.T) {
 			if p == nil {
 				return
 			}
-			defer s.forget(p)
+			defer s.Forget(p)
 			size := limit
-			if s.handshakes.Load() == 1 {
+			if s.Handshakes.Load() == 1 {
 				size++
 			}
 			if p.write(r.Context(), websocket.BinaryMessage, bytes.Repeat([]byte("x"), size)) != nil {
@@ -111,12 +111,12 @@ func TestPoisonMessageEndsTheFeed(t *testing.T) {
 	select {
 	case <-c.done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("still reconnecting after %d handshakes", srv.handshakes.Load())
+		t.Fatalf("still reconnecting after %d handshakes", srv.Handshakes.Load())
 	}
 	err := c.stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.ErrorIs(t, err, websocket.ErrReadLimit)
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
 	assert.Len(t, c.readErrs, 3, "each break yielded once")
-	assert.Equal(t, int64(3), srv.handshakes.Load())
+	assert.Equal(t, int64(3), srv.Handshakes.Load())
 }

@@ -31,7 +31,7 @@ func closeSeen(t *testing.T, im impl) (*server, chan int) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		for {
 			if _, _, err := p.read(r.Context()); err != nil {
 				got <- s.im.closeCode(err)
@@ -124,7 +124,7 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		<-release // reads nothing: the close frame is never answered
 	})
 	defer close(release)

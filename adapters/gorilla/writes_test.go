@@ -37,7 +37,7 @@ func TestPingsAndTheProgramsWritesShareTheConnection(t *testing.T) {
 			if p == nil {
 				return
 			}
-			defer s.forget(p)
+			defer s.Forget(p)
 			var got []string
 			for {
 				_, msg, err := p.read(r.Context())

@@ -49,14 +49,14 @@ func everywhere(c *client, logs *testkit.Buffer, errs ...error) string {
 func TestEchoedBasicAuthorizationIsMasked(t *testing.T) {
 	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
 		if c := s.accept(w, r); c != nil {
-			defer s.forget(c)
+			defer s.Forget(c)
 			_ = c.Close(websocket.StatusInternalError, "auth '"+r.Header.Get("Authorization")+"' rejected")
 		}
 	})
 	var logs testkit.Buffer
 	o := testOptions()
 	o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := run(t, "ws://SECRET123:@"+srv.addr+"/feed", o, false)
+	c := run(t, "ws://SECRET123:@"+srv.Addr+"/feed", o, false)
 	var errs []error
 	for _, err := range redialws.Messages(t.Context(), c.Supervisor) {
 		if errs = append(errs, err); len(errs) == 2 {

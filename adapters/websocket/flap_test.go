@@ -16,13 +16,13 @@ import (
 func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
 		if c := s.accept(w, r); c != nil {
-			s.forget(c) // dropped at once, without a close frame
+			s.Forget(c) // dropped at once, without a close frame
 		}
 	})
 	const base, maxWait = 20 * time.Millisecond, time.Second
 	o := testOptions()
 	o.Supervisor.Backoff = testkit.Fast(base, maxWait)
 	c := run(t, srv.url("/feed"), o, true)
-	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.handshakes.Load)
+	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.Handshakes.Load)
 	require.NoError(t, c.stop())
 }

@@ -41,7 +41,7 @@ func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 		if err != nil {
 			return
 		}
-		s.track(c)
+		s.Track(c)
 		s.feed(r.Context(), c)
 	})
 	o := testOptions()

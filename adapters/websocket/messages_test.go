@@ -29,7 +29,7 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		if c == nil {
 			return
 		}
-		defer s.forget(c)
+		defer s.Forget(c)
 		for { // "send N": N messages
 			_, req, err := c.Read(r.Context())
 			if err != nil {

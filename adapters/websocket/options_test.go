@@ -35,12 +35,12 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	select {
 	case <-c.done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("still trying after %d handshakes", srv.handshakes.Load())
+		t.Fatalf("still trying after %d handshakes", srv.Handshakes.Load())
 	}
 	err := c.stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
-	assert.Zero(t, srv.handshakes.Load(), "no handshake was tried")
+	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
 }
 
 // A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.

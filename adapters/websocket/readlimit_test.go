@@ -21,7 +21,7 @@ import (
 func hugeFrameServer(t *testing.T, huge int64) (*server, *testkit.HugeFrame) {
 	hf := testkit.NewHugeFrame(t)
 	return startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-		if huge < 0 || s.handshakes.Load() <= huge {
+		if huge < 0 || s.Handshakes.Load() <= huge {
 			hf.Serve(w, r)
 		} else if c := s.accept(w, r); c != nil {
 			s.feed(r.Context(), c)
@@ -76,12 +76,12 @@ func TestPoisonMessageEndsTheFeed(t *testing.T) {
 		require.Error(t, err)
 		errs = append(errs, err)
 	}
-	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.handshakes.Load())
+	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.Handshakes.Load())
 	<-c.done
 	err := c.stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.ErrorIs(t, err, websocket.ErrMessageTooBig)
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
 	assert.Len(t, errs, 3)
-	assert.Equal(t, int64(3), srv.handshakes.Load())
+	assert.Equal(t, int64(3), srv.Handshakes.Load())
 }

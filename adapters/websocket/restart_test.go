@@ -17,7 +17,7 @@ func TestServerRestartResubscribes(t *testing.T) {
 	subscribeOnConnect(&o)
 	c := run(t, srv.url("/feed"), o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
-	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
+	assert.Equal(t, "subscribe prices", srv.WaitSubscribe(t, 5*time.Second))
 
 	srv.stop() // mid-stream: the client's Read sees the connection drop
 	st := testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
@@ -25,7 +25,7 @@ func TestServerRestartResubscribes(t *testing.T) {
 	srv.restart()
 
 	testkit.WaitStatus(t, c, 5*time.Second, "second connection", connected(2))
-	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
-	assert.Equal(t, []string{"subscribe prices", "subscribe prices"}, srv.subscribes())
+	assert.Equal(t, "subscribe prices", srv.WaitSubscribe(t, 5*time.Second))
+	assert.Equal(t, []string{"subscribe prices", "subscribe prices"}, srv.Subscribes())
 	require.NoError(t, c.stop())
 }

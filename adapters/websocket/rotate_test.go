@@ -103,7 +103,7 @@ func TestBeforeConnectRetriesAPolicyClose(t *testing.T) {
 			return
 		}
 		if conns.Add(1) == 1 {
-			defer s.forget(c)
+			defer s.Forget(c)
 			_ = c.Close(websocket.StatusPolicyViolation, "token revoked")
 			return
 		}

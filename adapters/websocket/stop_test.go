@@ -28,7 +28,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 		if c == nil {
 			return
 		}
-		defer s.forget(c)
+		defer s.Forget(c)
 		_, _, err := c.Read(r.Context())
 		got <- websocket.CloseStatus(err)
 	})

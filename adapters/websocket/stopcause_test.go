@@ -37,7 +37,7 @@ func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
 				if c == nil {
 					return
 				}
-				defer s.forget(c)
+				defer s.Forget(c)
 				_, _, err := c.Read(r.Context())
 				got <- websocket.CloseStatus(err)
 			})
