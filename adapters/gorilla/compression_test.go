@@ -135,7 +135,7 @@ func TestEnableCompression(t *testing.T) {
 					assert.Empty(t, ext, "nothing offered")
 					assert.Greater(t, onWire, int64(len(big)), "sent as it is")
 				}
-				require.NoError(t, c.stop())
+				require.NoError(t, c.Stop())
 			})
 		}
 	})

@@ -28,7 +28,7 @@ func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 		st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
 		assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
 		assert.Contains(t, st.Err.Error(), "nothing reads the connection")
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -63,7 +63,7 @@ func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State)
 		assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -91,7 +91,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 				assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
 				assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond, "found within PingInterval + PingTimeout")
 				assert.GreaterOrEqual(t, found, interval+timeout-50*time.Millisecond, "a ping waited PingTimeout")
-				require.NoError(t, c.stop())
+				require.NoError(t, c.Stop())
 			})
 		}
 	})
@@ -216,7 +216,7 @@ func staysConnected(t *testing.T, c *client, pings <-chan struct{}, n int) {
 	t.Helper()
 	for i := range n {
 		select {
-		case err := <-c.readErrs:
+		case err := <-c.ReadErrs:
 			t.Fatalf("the read failed after %d pings: %v", i, err)
 		case <-pings:
 		case <-time.After(10 * time.Second):
@@ -224,12 +224,12 @@ func staysConnected(t *testing.T, c *client, pings <-chan struct{}, n int) {
 		}
 	}
 	select {
-	case err := <-c.readErrs:
+	case err := <-c.ReadErrs:
 		t.Fatalf("the read failed: %v", err)
 	default:
 	}
 	st := c.Status()
 	assert.Equal(t, health.Connected, st.State, "%v", st.Err)
 	assert.Equal(t, uint64(1), st.Connects)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

@@ -52,9 +52,9 @@ func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {
 		srv := startServer(t, im, nil)
 		c := run(t, srv.url("/feed"), testOptions(), true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		select {
-		case err := <-c.readErrs:
+		case err := <-c.ReadErrs:
 			t.Errorf("the loop yielded %v", err)
 		default:
 		}
@@ -96,7 +96,7 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State)
 		assert.Equal(t, uint64(1), st.Connects, "the first loop's connection stays")
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		cancel()
 		assert.NoError(t, <-firstDone, "the first loop ended without an error at the stop")
 	})
@@ -113,7 +113,7 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State)
 		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -190,5 +190,5 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 	}
 	t.Logf("allocations per message: conn.ReadMessage %.3f, Messages %.3f", read, messages)
 	assert.LessOrEqual(t, messages, read+0.1, "one allocation more per message would be 1.0 more")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

@@ -51,5 +51,5 @@ func TestNewCopiesOptions(t *testing.T) {
 	h := <-got
 	assert.Equal(t, "lobby", h.Get("X-Room"))
 	assert.Equal(t, "prices.v1", h.Get("Sec-WebSocket-Protocol"))
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

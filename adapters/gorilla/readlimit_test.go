@@ -40,7 +40,7 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 		t.Logf("read limit %d: %v", gorilla.DefaultReadLimit, st.Err)
 		assert.ErrorIs(t, st.Err, websocket.ErrReadLimit)
 		testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		srv.stop()
 	})
 }
@@ -73,14 +73,14 @@ func TestReadLimitOption(t *testing.T) {
 		o.ReadLimit = limit
 		c := run(t, srv.url("/feed"), o, true)
 		select {
-		case err := <-c.readErrs:
+		case err := <-c.ReadErrs:
 			assert.ErrorIs(t, err, websocket.ErrReadLimit)
 		case <-time.After(5 * time.Second):
 			t.Fatal("a message over the limit was read")
 		}
 		assert.Equal(t, websocket.CloseMessageTooBig, <-got, "the server heard why")
 		testkit.WaitStatus(t, c, 5*time.Second, "a second connection", connected(2))
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		assert.Equal(t, websocket.CloseNormalClosure, <-got, "the second message passed; the stop said goodbye")
 	})
 }
@@ -94,7 +94,7 @@ func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	c := run(t, srv.url("/feed"), o, false)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	took := time.Since(began)
 	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+500*time.Millisecond)
@@ -109,14 +109,14 @@ func TestPoisonMessageEndsTheFeed(t *testing.T) {
 	o.ReadLimit = 4 << 10
 	c := run(t, srv.url("/feed"), o, true)
 	select {
-	case <-c.done:
+	case <-c.Ended:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("still reconnecting after %d handshakes", srv.Handshakes.Load())
 	}
-	err := c.stop()
+	err := c.Stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.ErrorIs(t, err, websocket.ErrReadLimit)
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
-	assert.Len(t, c.readErrs, 3, "each break yielded once")
+	assert.Len(t, c.ReadErrs, 3, "each break yielded once")
 	assert.Equal(t, int64(3), srv.Handshakes.Load())
 }

@@ -58,7 +58,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 				o.WriteOnly = m.writeOnly
 				c := run(t, srv.url("/feed"), o, m.read)
 				testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-				require.NoError(t, c.stop())
+				require.NoError(t, c.Stop())
 				select {
 				case code := <-got:
 					assert.Equal(t, websocket.CloseNormalClosure, code)
@@ -133,7 +133,7 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 	c := run(t, srv.url("/feed"), o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	took := time.Since(began)
 	t.Logf("Run and the loop returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+300*time.Millisecond)
@@ -166,11 +166,11 @@ func TestWSSUsesTLS(t *testing.T) {
 	c := run(t, url, o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Equal(t, "subscribe prices", <-subs)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 
 	o.TLS = nil // Go's defaults do not trust the test certificate
 	c = run(t, url, o, true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 	assert.Contains(t, st.Err.Error(), "certificate")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

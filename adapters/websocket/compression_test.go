@@ -143,7 +143,7 @@ func TestCompressionMode(t *testing.T) {
 				assert.Empty(t, resp)
 				assert.Greater(t, onWire, int64(len(big)), "sent as it is")
 			}
-			require.NoError(t, c.stop())
+			require.NoError(t, c.Stop())
 		})
 	}
 }

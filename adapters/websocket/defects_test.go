@@ -63,7 +63,7 @@ func TestEchoedBasicAuthorizationIsMasked(t *testing.T) {
 			break
 		}
 	}
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	all := everywhere(c, &logs, errs...)
 	require.Contains(t, all, "auth 'Basic xxxxx' rejected")
 	assert.NotContains(t, all, "U0VDUkVUMTIzOg==")
@@ -116,7 +116,7 @@ func TestGoodbyeReasonIsMasked(t *testing.T) {
 		}
 	}()
 	<-hello
-	require.NoError(t, c.stop()) // Run's ctx first: the close handshake ends the read
+	require.NoError(t, c.Stop()) // Run's ctx first: the close handshake ends the read
 	select {
 	case <-loop:
 	case <-time.After(5 * time.Second):

@@ -24,5 +24,5 @@ func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 	o.Supervisor.Backoff = testkit.Fast(base, maxWait)
 	c := run(t, srv.url("/feed"), o, true)
 	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.Handshakes.Load)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

@@ -26,7 +26,7 @@ func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 	st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
 	assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
 	assert.Contains(t, st.Err.Error(), "nothing reads the connection")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }
 
 // With WriteOnly the adapter reads: pings are answered and the connection
@@ -59,5 +59,5 @@ func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 	st := c.Status()
 	assert.Equal(t, health.Connected, st.State)
 	assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

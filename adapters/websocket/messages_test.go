@@ -91,5 +91,5 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 	}
 	t.Logf("allocations per message: conn.Read %.3f, Messages %.3f", read, messages)
 	assert.LessOrEqual(t, messages, read+0.1, "one allocation more per message would be 1.0 more")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

@@ -33,11 +33,11 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	}
 	c := run(t, srv.url("/feed"), o, false)
 	select {
-	case <-c.done:
+	case <-c.Ended:
 	case <-time.After(10 * time.Second):
 		t.Fatalf("still trying after %d handshakes", srv.Handshakes.Load())
 	}
-	err := c.stop()
+	err := c.Stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
 	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
@@ -70,5 +70,5 @@ func TestNewCopiesOptions(t *testing.T) {
 	h := <-got
 	assert.Equal(t, "lobby", h.Get("X-Room"))
 	assert.Equal(t, "prices.v1", h.Get("Sec-WebSocket-Protocol"))
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

@@ -40,7 +40,7 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 		t.Logf("read limit %d: %v", redialws.DefaultReadLimit, st.Err)
 		assert.ErrorIs(t, st.Err, websocket.ErrMessageTooBig)
 		testkit.WaitStatus(t, c, 10*time.Second, "a quiet third connection", connected(3))
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		srv.stop()
 	})
 }
@@ -54,7 +54,7 @@ func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	c := run(t, srv.url("/feed"), o, false)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	took := time.Since(began)
 	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+500*time.Millisecond)
@@ -77,8 +77,8 @@ func TestPoisonMessageEndsTheFeed(t *testing.T) {
 		errs = append(errs, err)
 	}
 	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.Handshakes.Load())
-	<-c.done
-	err := c.stop()
+	<-c.Ended
+	err := c.Stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.ErrorIs(t, err, websocket.ErrMessageTooBig)
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")

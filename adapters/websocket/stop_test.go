@@ -34,7 +34,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 	})
 	c := run(t, srv.url("/feed"), testOptions(), true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	select {
 	case code := <-got:
 		assert.Equal(t, websocket.StatusNormalClosure, code)
@@ -70,11 +70,11 @@ func TestWSSUsesTLS(t *testing.T) {
 	c := run(t, url, o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Equal(t, "subscribe prices", <-subs)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 
 	o.TLS = nil // Go's defaults do not trust the test certificate
 	c = run(t, url, o, true)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
 	assert.Contains(t, st.Err.Error(), "certificate")
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }
