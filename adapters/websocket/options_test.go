@@ -7,12 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -41,14 +39,6 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
 	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
-}
-
-// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
-func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
-	_, err := redialws.New("ws://h/x", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}}})
-	assert.EqualError(t, err, "websocket: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 }
 
 // New copies Options: changing the caller's Header or Subprotocols
