@@ -18,6 +18,7 @@ import (
 type HTTPServer[P comparable] struct {
 	Addr       string
 	Handshakes atomic.Int64 // requests seen, answered 101 or not
+	Written    atomic.Int64 // bytes written on its connections
 
 	t        testing.TB
 	drop     func(P)
@@ -132,5 +133,30 @@ func (s *HTTPServer[P]) Restart() {
 	s.mu.Lock()
 	s.Addr, s.srv = ln.Addr().String(), srv
 	s.mu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
+	go func() { _ = srv.Serve(counting{ln, &s.Written}) }()
+}
+
+// counting is a listener whose connections count the bytes they write.
+type counting struct {
+	net.Listener
+	written *atomic.Int64
+}
+
+func (l counting) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return countingConn{c, l.written}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	written *atomic.Int64
+}
+
+func (c countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.written.Add(int64(n))
+	return n, err
 }
