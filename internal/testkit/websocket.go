@@ -2,7 +2,14 @@ package testkit
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"io"
+	"iter"
+	"log"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // The checks below are rules both WebSocket adapters (websocket, gorilla)
@@ -68,4 +76,86 @@ func AssertAttemptTimesOut(t testing.TB, c Subscriber, began time.Time, connectT
 // started: the WriteOnly readers.
 func WriteOnlyReaders() int {
 	return strings.Count(Stacks(), "created by github.com/redial-go/redial/internal/httpcore.(*State).ReadForWriter")
+}
+
+// ForEachStop runs f once per way Run's ctx can end — cancelled, with a
+// cause, by deadline — as subtests: f gets the ctx for Run and the func
+// that ends it, which returns once it has.
+func ForEachStop(t *testing.T, f func(t *testing.T, ctx context.Context, stop func())) {
+	for name, mk := range map[string]func() (context.Context, func()){
+		"cancel": func() (context.Context, func()) { return context.WithCancel(context.Background()) },
+		"cause": func() (context.Context, func()) {
+			ctx, c := context.WithCancelCause(context.Background())
+			return ctx, func() { c(errors.New("shutting down")) }
+		},
+		"deadline": func() (context.Context, func()) {
+			ctx, c := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
+			ctx2, c2 := context.WithTimeout(ctx, 400*time.Millisecond)
+			return ctx2, func() { <-ctx2.Done(); c2(); c() }
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx, stop := mk()
+			f(t, ctx, stop)
+		})
+	}
+}
+
+// RunUntil runs s with ctx and a loop over read, as a program does, until
+// the first connection; then it calls stop and returns once Run (with no
+// error) and the loop have.
+func RunUntil[C comparable, M any](t testing.TB, s *supervisor.Supervisor[C], read func(context.Context, *supervisor.Supervisor[C]) iter.Seq2[M, error], ctx context.Context, stop func()) {
+	t.Helper()
+	readCtx, cancelRead := context.WithCancel(context.Background())
+	done, readDone := make(chan error, 1), make(chan struct{})
+	go func() { done <- s.Run(ctx) }()
+	go func() {
+		defer close(readDone)
+		for range read(readCtx, s) {
+		}
+	}()
+	_, err := s.Conn(context.Background())
+	require.NoError(t, err)
+	stop()
+	require.NoError(t, <-done)
+	cancelRead()
+	<-readDone
+}
+
+// Receive returns what ch gives within 5s; it fails t, naming what, when
+// nothing comes.
+func Receive[T any](t testing.TB, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(5 * time.Second):
+		t.Fatalf("no %s within 5s", what)
+		var zero T
+		return zero
+	}
+}
+
+// AssertWSS checks a WebSocket adapter over wss://, against a TLS test
+// server that serves each connection with serve (which sends the first
+// message it reads to first). start runs a client of url that trusts
+// roots (nil: Go's defaults, which do not trust the test certificate)
+// and sends "subscribe prices" on connect.
+func AssertWSS(t *testing.T, serve func(w http.ResponseWriter, r *http.Request, first chan<- string), start func(url string, roots *x509.CertPool) (Subscriber, func() error)) {
+	subs := make(chan string, 1)
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { serve(w, r, subs) }))
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake below
+	ts.StartTLS()
+	defer ts.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(ts.Certificate())
+	url := "wss" + strings.TrimPrefix(ts.URL, "https") + "/feed"
+	c, stop := start(url, roots)
+	WaitStatus(t, c, 5*time.Second, "connection", Connected(1))
+	assert.Equal(t, "subscribe prices", Receive(t, subs, "subscribe message"))
+	require.NoError(t, stop())
+	c, stop = start(url, nil)
+	st := WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
+	assert.Contains(t, st.Err.Error(), "certificate")
+	require.NoError(t, stop())
 }
