@@ -2,7 +2,6 @@ package gorilla_test
 
 import (
 	"context"
-	"net/http"
 	"testing"
 
 	"github.com/gorilla/websocket"
@@ -14,20 +13,12 @@ import (
 
 // The harness: conformance's WebSocket harness, as for adapters/websocket.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readUntilBroken, []conformance.Bad{
-		{Field: "ReadLimit", New: func() error { _, err := gorilla.New("ws://h/", gorilla.Options{ReadLimit: -1}); return err }},
-		{Field: "PingInterval", New: func() error { _, err := gorilla.New("ws://h/", gorilla.Options{PingInterval: -1}); return err }},
-		{Field: "url", New: func() error { _, err := gorilla.New("http://h/", gorilla.Options{}); return err }},
-		{Field: "Header", New: func() error {
-			_, err := gorilla.New("ws://h/", gorilla.Options{Header: http.Header{"Sec-Websocket-Extensions": {"x"}}})
-			return err
-		}},
-	}))
+	conformance.Run(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readUntilBroken))
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
 	return gorilla.New(w.URL, gorilla.Options{
-		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout,
+		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout, ReadLimit: w.ReadLimit,
 		Supervisor: supervisor.Options[*websocket.Conn]{Settings: w.Settings, OnConnect: onConnect},
 	})
 }

@@ -71,19 +71,20 @@ type WebSocketTarget struct {
 	BeforeConnect func(context.Context, *url.URL, http.Header) error
 	PingInterval  time.Duration
 	PingTimeout   time.Duration
+	ReadLimit     int64
 	Settings      supervisor.Settings
 }
 
 // WebSocketHarness is the harness of a WebSocket adapter (websocket,
 // gorilla) whose constructor is newClient: StartWebSocket's server, the
 // program reading with messages and with a Connections loop whose body
-// is read, the bad constructions bad.
+// is read; its bad constructions are a negative ReadLimit and
+// PingInterval, an http:// url and a header the handshake sets.
 func WebSocketHarness[C comparable, M any](
 	pkg string,
 	newClient func(w WebSocketTarget, onConnect func(context.Context, C) error) (*supervisor.Supervisor[C], error),
 	messages func(context.Context, *supervisor.Supervisor[C]) iter.Seq2[M, error],
 	read func(context.Context, C) error,
-	bad []Bad,
 ) Harness {
 	const interval, timeout = 200 * time.Millisecond, time.Second
 	as := func(c Client) *supervisor.Supervisor[C] { return c.(*supervisor.Supervisor[C]) }
@@ -107,10 +108,19 @@ func WebSocketHarness[C comparable, M any](
 			}},
 			Connections(as, read),
 		},
-		Bad:      bad,
+		Bad: []Bad{
+			badWebSocket("ReadLimit", newClient, WebSocketTarget{URL: "ws://h/", ReadLimit: -1}),
+			badWebSocket("PingInterval", newClient, WebSocketTarget{URL: "ws://h/", PingInterval: -1}),
+			badWebSocket("url", newClient, WebSocketTarget{URL: "http://h/"}),
+			badWebSocket("Header", newClient, WebSocketTarget{URL: "ws://h/", Header: http.Header{"Sec-Websocket-Extensions": {"x"}}}),
+		},
 		Refusal:  "404",
 		Silent:   supervisor.ErrSilent,
 		Liveness: 2*interval + timeout,
 		Known:    Known(nil),
 	}
+}
+
+func badWebSocket[C comparable](field string, newClient func(WebSocketTarget, func(context.Context, C) error) (*supervisor.Supervisor[C], error), w WebSocketTarget) Bad {
+	return Bad{Field: field, New: func() error { _, err := newClient(w, nil); return err }}
 }
