@@ -16,18 +16,14 @@ import (
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-// Nobody reads and WriteOnly is not set: the pongs are never seen, so the
-// heartbeat replaces the connection and says why.
+// Nobody reads and WriteOnly is not set: the heartbeat replaces the
+// connection and says why.
 func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		srv := startServer(t, im, nil)
 		o := testOptions()
 		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 100*time.Millisecond
-		c := run(t, srv.url("/feed"), o, false)
-		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
-		assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
-		assert.Contains(t, st.Err.Error(), "nothing reads the connection")
+		c := run(t, startServer(t, im, nil).url("/feed"), o, false)
+		testkit.AssertHeartbeatNeedsReader(t, c, gorilla.ErrHeartbeat)
 		require.NoError(t, c.Stop())
 	})
 }
@@ -36,33 +32,12 @@ func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 // stays up with nobody reading in the program.
 func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		pings := make(chan struct{}, 100)
-		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
-			p := s.accept(w, r, acceptOpts{onPing: func() {
-				select {
-				case pings <- struct{}{}:
-				default:
-				}
-			}})
-			if p != nil {
-				s.feed(r.Context(), p)
-			}
-		})
+		srv, pings := startPingedServer(t, im, acceptOpts{})
 		o := testOptions()
 		o.WriteOnly = true
-		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 100*time.Millisecond
+		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 500*time.Millisecond
 		c := run(t, srv.url("/feed"), o, false)
-		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		for i := range 10 {
-			select {
-			case <-pings:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("only %d pings reached the server", i)
-			}
-		}
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State)
-		assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
+		testkit.AssertPingsAnswered(t, c, pings, 10)
 		require.NoError(t, c.Stop())
 	})
 }

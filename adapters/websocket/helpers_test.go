@@ -3,13 +3,11 @@ package websocket_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -17,18 +15,9 @@ import (
 // client is a supervisor a test started, with an optional Messages loop.
 type client = testkit.Client[*websocket.Conn]
 
-// testOptions are small, deterministic delays for socket tests:
-// Exponential 20ms doubling to 200ms, ConnectTimeout 2s.
+// testOptions are testkit.SocketSettings.
 func testOptions() redialws.Options {
-	return redialws.Options{
-		Supervisor: supervisor.Options[*websocket.Conn]{
-			Settings: supervisor.Settings{
-				Name:           "feed",
-				Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-				ConnectTimeout: 2 * time.Second,
-			},
-		},
-	}
+	return redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: testkit.SocketSettings()}}
 }
 
 // subscribeOnConnect sends "subscribe prices" after every connect.

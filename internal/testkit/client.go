@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"testing"
+	"time"
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
@@ -63,4 +64,10 @@ func (c *Client[C]) Stop() error {
 // connects so far.
 func Connected(n uint64) func(health.Status) bool {
 	return func(st health.Status) bool { return st.State == health.Connected && st.Connects >= n }
+}
+
+// SocketSettings are small, deterministic delays for socket tests: name
+// "feed", Exponential 20ms doubling to 200ms, ConnectTimeout 2s.
+func SocketSettings() supervisor.Settings {
+	return supervisor.Settings{Name: "feed", Backoff: Fast(20*time.Millisecond, 200*time.Millisecond), ConnectTimeout: 2 * time.Second}
 }

@@ -159,3 +159,30 @@ func AssertWSS(t *testing.T, serve func(w http.ResponseWriter, r *http.Request, 
 	assert.Contains(t, st.Err.Error(), "certificate")
 	require.NoError(t, stop())
 }
+
+// AssertPingsAnswered checks, for c, a WriteOnly client: n pings reach
+// the server (pings), answered, on c's one connection.
+func AssertPingsAnswered(t testing.TB, c interface {
+	Subscriber
+	Status() health.Status
+}, pings <-chan struct{}, n int) {
+	t.Helper()
+	WaitStatus(t, c, 5*time.Second, "connection", Connected(1))
+	for i := range n {
+		Receive(t, pings, fmt.Sprintf("ping %d", i+1))
+	}
+	st := c.Status()
+	assert.Equal(t, health.Connected, st.State)
+	assert.Equal(t, uint64(1), st.Connects, "the pings answered on one connection")
+}
+
+// AssertHeartbeatNeedsReader checks, for c, a client nobody reads with a
+// short heartbeat: the pongs are never seen, so the heartbeat replaces
+// the connection with errHeartbeat and says why.
+func AssertHeartbeatNeedsReader(t testing.TB, c Subscriber, errHeartbeat error) {
+	t.Helper()
+	WaitStatus(t, c, 5*time.Second, "connection", Connected(1))
+	st := WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
+	assert.ErrorIs(t, st.Err, errHeartbeat)
+	assert.Contains(t, st.Err.Error(), "nothing reads the connection")
+}
