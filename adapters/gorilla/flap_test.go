@@ -23,6 +23,6 @@ func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
 	o := testOptions()
 	o.Supervisor.Backoff = testkit.Fast(base, maxWait)
 	c := run(t, srv.url("/feed"), o, true)
-	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, srv.Handshakes.Load)
+	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, 3, srv.Handshakes.Load)
 	require.NoError(t, c.Stop())
 }
