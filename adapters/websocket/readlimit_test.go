@@ -1,7 +1,6 @@
 package websocket_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // hugeFrameServer serves testkit.HugeFrame's 1 GiB frame on the first
@@ -45,43 +43,21 @@ func TestReadLimitRefusesHugeFrame(t *testing.T) {
 	})
 }
 
-// Stopping while the server streams a huge message nobody reads: the close
-// handshake would discard it all; CloseTimeout bounds it.
+// Stopping while the server streams a huge message nobody reads:
+// CloseTimeout bounds the close handshake.
 func TestStopIsBoundedWhileServerStreams(t *testing.T) {
 	srv, _ := hugeFrameServer(t, -1)
 	o := testOptions()
 	o.CloseTimeout = 300 * time.Millisecond
-	c := run(t, srv.url("/feed"), o, false)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	began := time.Now()
-	require.NoError(t, c.Stop())
-	took := time.Since(began)
-	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
-	assert.Less(t, took, o.CloseTimeout+500*time.Millisecond)
+	testkit.AssertStopBounded(t, run(t, srv.url("/feed"), o, false), o.CloseTimeout)
 }
 
 // A message over ReadLimit that the server sends again on every connect
-// (a snapshot too big for the limit) breaks three connections at the same
-// place, then the supervisor gives up with an error that names ReadLimit,
+// (a snapshot too big for the limit) ends the feed after three breaks,
 // instead of reconnecting forever.
 func TestPoisonMessageEndsTheFeed(t *testing.T) {
 	srv, _ := hugeFrameServer(t, -1)
 	o := testOptions()
 	o.ReadLimit = 4 << 10
-	c := run(t, srv.url("/feed"), o, false)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	var errs []error
-	for _, err := range redialws.Messages(ctx, c.Supervisor) {
-		require.Error(t, err)
-		errs = append(errs, err)
-	}
-	require.NoError(t, ctx.Err(), "still reconnecting after %d handshakes", srv.Handshakes.Load())
-	<-c.Ended
-	err := c.Stop()
-	assert.ErrorIs(t, err, supervisor.ErrFailed)
-	assert.ErrorIs(t, err, websocket.ErrMessageTooBig)
-	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
-	assert.Len(t, errs, 3)
-	assert.Equal(t, int64(3), srv.Handshakes.Load())
+	testkit.AssertPoisonEnds(t, run(t, srv.url("/feed"), o, true), websocket.ErrMessageTooBig, srv.Handshakes.Load)
 }

@@ -186,3 +186,35 @@ func AssertHeartbeatNeedsReader(t testing.TB, c Subscriber, errHeartbeat error) 
 	assert.ErrorIs(t, st.Err, errHeartbeat)
 	assert.Contains(t, st.Err.Error(), "nothing reads the connection")
 }
+
+// AssertStopBounded checks that stopping c, once connected, returns
+// within closeTimeout (and the machine's slack) while the server streams a
+// message nobody reads: the close handshake would discard it all.
+func AssertStopBounded[C comparable](t testing.TB, c *Client[C], closeTimeout time.Duration) {
+	t.Helper()
+	WaitStatus(t, c, 5*time.Second, "connection", Connected(1))
+	began := time.Now()
+	require.NoError(t, c.Stop())
+	took := time.Since(began)
+	t.Logf("Run returned %v after the stop (CloseTimeout %v)", took, closeTimeout)
+	assert.Less(t, took, closeTimeout+500*time.Millisecond)
+}
+
+// AssertPoisonEnds checks, for c, a client with a ReadLimit of 4096 that
+// reads from a server sending a larger message on every connect: three
+// connections break at the same place, then the supervisor gives up with
+// an error that names ReadLimit and wraps tooBig.
+func AssertPoisonEnds[C comparable](t testing.TB, c *Client[C], tooBig error, handshakes func() int64) {
+	t.Helper()
+	select {
+	case <-c.Ended:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still reconnecting after %d handshakes", handshakes())
+	}
+	err := c.Stop()
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.ErrorIs(t, err, tooBig)
+	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
+	assert.Len(t, c.ReadErrs, 3, "each break yielded once")
+	assert.Equal(t, int64(3), handshakes())
+}
