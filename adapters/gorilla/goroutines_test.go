@@ -27,6 +27,6 @@ func TestNoGoroutinePerConnection(t *testing.T) {
 	c := run(t, srv.url("/feed"), testOptions(), true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	assert.Zero(t, testkit.WriteOnlyReaders())
-	assert.Zero(t, strings.Count(testkit.Stacks(), "adapters/gorilla.(*connector).connectTo"), "nothing of an attempt still runs")
+	assert.Zero(t, strings.Count(testkit.Stacks(), "internal/httpcore.(*connector[...]).ConnectTo"), "nothing of an attempt still runs")
 	require.NoError(t, c.Stop())
 }
