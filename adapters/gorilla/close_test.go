@@ -20,7 +20,7 @@ import (
 func closingServer(t *testing.T, im impl, code int, reason string) *server {
 	return startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
 		if p := s.accept(w, r, acceptOpts{}); p != nil {
-			defer s.forget(p)
+			defer s.Forget(p)
 			p.close(code, reason)
 		}
 	})
@@ -53,6 +53,6 @@ func TestCloseSeenByOwnReadLoopReachesClassify(t *testing.T) {
 		st := testkit.WaitStatus(t, c, 5*time.Second, "failed", testkit.InState(health.Failed))
 		assert.Equal(t, websocket.ClosePolicyViolation, gorilla.CloseStatus(st.Err), "%v", st.Err)
 		assert.Contains(t, st.Err.Error(), "the server closed the connection")
-		require.Error(t, c.stop())
+		require.Error(t, c.Stop())
 	})
 }

@@ -55,7 +55,7 @@ func newTokenServer(t *testing.T, im impl, want ...string) *tokenServer {
 			return
 		}
 		if first {
-			defer s.forget(p)
+			defer s.Forget(p)
 			p.close(websocket.CloseInternalServerErr, "session "+tok+" ("+auth+") ended")
 			return
 		}
@@ -111,9 +111,9 @@ func TestBeforeConnectRotatesCredentials(t *testing.T) {
 		require.NotEmpty(t, errs, "the refusals were seen")
 		assert.Contains(t, errs[0], "401 Unauthorized")
 		assert.Contains(t, strings.Join(errs, "\n"), "session xxxxx (xxxxx) ended", "the close reason is shown, masked")
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		select {
-		case err := <-c.readErrs:
+		case err := <-c.ReadErrs:
 			errs = append(errs, err.Error(), fmt.Sprintf("%+v", err))
 		default:
 			t.Error("the Messages loop yielded no error for the closed connection")

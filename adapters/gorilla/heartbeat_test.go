@@ -16,19 +16,15 @@ import (
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-// Nobody reads and WriteOnly is not set: the pongs are never seen, so the
-// heartbeat replaces the connection and says why.
+// Nobody reads and WriteOnly is not set: the heartbeat replaces the
+// connection and says why.
 func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		srv := startServer(t, im, nil)
 		o := testOptions()
 		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 100*time.Millisecond
-		c := run(t, srv.url("/feed"), o, false)
-		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
-		assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
-		assert.Contains(t, st.Err.Error(), "nothing reads the connection")
-		require.NoError(t, c.stop())
+		c := run(t, startServer(t, im, nil).url("/feed"), o, false)
+		testkit.AssertHeartbeatNeedsReader(t, c, gorilla.ErrHeartbeat)
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -36,34 +32,13 @@ func TestHeartbeatWithoutReaderReplacesConnection(t *testing.T) {
 // stays up with nobody reading in the program.
 func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		pings := make(chan struct{}, 100)
-		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
-			p := s.accept(w, r, acceptOpts{onPing: func() {
-				select {
-				case pings <- struct{}{}:
-				default:
-				}
-			}})
-			if p != nil {
-				s.feed(r.Context(), p)
-			}
-		})
+		srv, pings := startPingedServer(t, im, acceptOpts{})
 		o := testOptions()
 		o.WriteOnly = true
-		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 100*time.Millisecond
+		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 500*time.Millisecond
 		c := run(t, srv.url("/feed"), o, false)
-		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		for i := range 10 {
-			select {
-			case <-pings:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("only %d pings reached the server", i)
-			}
-		}
-		st := c.Status()
-		assert.Equal(t, health.Connected, st.State)
-		assert.Equal(t, uint64(1), st.Connects, "ten pings answered on one connection")
-		require.NoError(t, c.stop())
+		testkit.AssertPingsAnswered(t, c, pings, 10)
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -91,7 +66,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 				assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
 				assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond, "found within PingInterval + PingTimeout")
 				assert.GreaterOrEqual(t, found, interval+timeout-50*time.Millisecond, "a ping waited PingTimeout")
-				require.NoError(t, c.stop())
+				require.NoError(t, c.Stop())
 			})
 		}
 	})
@@ -102,12 +77,12 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 // PingTimeout, the deadline the connect set.
 func TestPongExtendsTheReadDeadline(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		srv := startServer(t, im, nil)
+		srv, pings := startPingedServer(t, im, acceptOpts{})
 		o := testOptions()
-		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 500*time.Millisecond
+		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 900*time.Millisecond
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
+		staysConnected(t, c, pings, 21) // 2.1s: the connect's deadline (1s) passed twice
 	})
 }
 
@@ -117,11 +92,11 @@ func TestPongExtendsTheReadDeadline(t *testing.T) {
 // a quiet, healthy peer keeps its connection.
 func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		srv := startServer(t, im, nil)
+		srv, pings := startPingedServer(t, im, acceptOpts{})
 		o := testOptions()
-		o.PingInterval, o.PingTimeout = 200*time.Millisecond, 100*time.Millisecond
+		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 700*time.Millisecond
 		o.Supervisor.OnConnect = func(ctx context.Context, _ *websocket.Conn) error {
-			slow := time.NewTimer(750 * time.Millisecond) // 2.5 times the read deadline
+			slow := time.NewTimer(1200 * time.Millisecond) // 1.5 times the read deadline
 			defer slow.Stop()
 			select {
 			case <-slow.C:
@@ -132,7 +107,7 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 		}
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
+		staysConnected(t, c, pings, 17) // 1.7s: the read deadline (0.8s) passed twice
 	})
 }
 
@@ -142,8 +117,8 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 // with one shorter (as the defaults, 10s and 5s, are).
 func TestMessagesExtendTheReadDeadline(t *testing.T) {
 	for _, timing := range []struct{ interval, timeout time.Duration }{
-		{100 * time.Millisecond, 600 * time.Millisecond},
-		{400 * time.Millisecond, 200 * time.Millisecond},
+		{500 * time.Millisecond, time.Second},
+		{time.Second, 500 * time.Millisecond},
 	} {
 		t.Run(fmt.Sprintf("%v+%v", timing.interval, timing.timeout), func(t *testing.T) {
 			messagesExtendTheReadDeadline(t, timing.interval, timing.timeout)
@@ -153,12 +128,13 @@ func TestMessagesExtendTheReadDeadline(t *testing.T) {
 
 func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration) {
 	eachImpl(t, func(t *testing.T, im impl) {
+		pinged, pings := pingSignal()
 		srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
-			p := s.accept(w, r, acceptOpts{noPong: true})
+			p := s.accept(w, r, acceptOpts{noPong: true, onPing: pinged})
 			if p == nil {
 				return
 			}
-			defer s.forget(p)
+			defer s.Forget(p)
 			go func() { _, _, _ = p.read(r.Context()) }() // handles control frames
 			tick := time.NewTicker(10 * time.Millisecond)
 			defer tick.Stop()
@@ -172,23 +148,63 @@ func messagesExtendTheReadDeadline(t *testing.T, interval, timeout time.Duration
 		o.PingInterval, o.PingTimeout = interval, timeout
 		c := run(t, srv.url("/feed"), o, true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		staysConnected(t, c, 4*(o.PingInterval+o.PingTimeout)) // the connect's deadline passed long ago
+		// A ping every interval + timeout (no pong: each waits its
+		// timeout): the third is two read deadlines past the connect's.
+		staysConnected(t, c, pings, 3)
 	})
 }
 
-// staysConnected fails unless c's reader sees no error for d and c is
-// still on its first connection then; it stops c.
-func staysConnected(t *testing.T, c *client, d time.Duration) {
+// startPingedServer is the feed server accepting with o, and the pings it
+// receives.
+func startPingedServer(t *testing.T, im impl, o acceptOpts) (*server, <-chan struct{}) {
+	pinged, pings := pingSignal()
+	o.onPing = pinged
+	return startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+		if p := s.accept(w, r, o); p != nil {
+			s.feed(r.Context(), p)
+		}
+	}), pings
+}
+
+// pingSignal is an acceptOpts.onPing and the channel it signals.
+func pingSignal() (func(), <-chan struct{}) {
+	pings := make(chan struct{}, 1000)
+	return func() {
+		select {
+		case pings <- struct{}{}:
+		default:
+		}
+	}, pings
+}
+
+// The heartbeat tests leave at least 500ms between the moment the peer was
+// last heard and the read deadline (PingTimeout with pongs, the smaller of
+// PingInterval and PingTimeout with messages and no pong): under -race on
+// two busy cores, 100ms margins failed 12 runs in 40.
+//
+// staysConnected fails unless c's reader sees no error until the server
+// received n pings from the heartbeat, each a ping that found the
+// connection alive, and c is still on its first connection then; it stops
+// c. Counting pings, not time, keeps the window the same number of
+// heartbeats on a loaded machine.
+func staysConnected(t *testing.T, c *client, pings <-chan struct{}, n int) {
 	t.Helper()
-	quiet := time.NewTimer(d)
-	defer quiet.Stop()
+	for i := range n {
+		select {
+		case err := <-c.ReadErrs:
+			t.Fatalf("the read failed after %d pings: %v", i, err)
+		case <-pings:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of %d pings reached the server", i, n)
+		}
+	}
 	select {
-	case err := <-c.readErrs:
+	case err := <-c.ReadErrs:
 		t.Fatalf("the read failed: %v", err)
-	case <-quiet.C:
+	default:
 	}
 	st := c.Status()
 	assert.Equal(t, health.Connected, st.State, "%v", st.Err)
 	assert.Equal(t, uint64(1), st.Connects)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

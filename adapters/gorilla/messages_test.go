@@ -3,9 +3,7 @@ package gorilla_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -30,7 +28,7 @@ func sendingServer(t *testing.T, im impl, msgs map[int64][]string, closes map[in
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		n := conns.Add(1)
 		for _, m := range msgs[n] {
 			if p.write(r.Context(), websocket.TextMessage, []byte(m)) != nil {
@@ -52,9 +50,9 @@ func TestMessagesEndsWithoutErrorWhenStopped(t *testing.T) {
 		srv := startServer(t, im, nil)
 		c := run(t, srv.url("/feed"), testOptions(), true)
 		testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		select {
-		case err := <-c.readErrs:
+		case err := <-c.ReadErrs:
 			t.Errorf("the loop yielded %v", err)
 		default:
 		}
@@ -96,7 +94,7 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State)
 		assert.Equal(t, uint64(1), st.Connects, "the first loop's connection stays")
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		cancel()
 		assert.NoError(t, <-firstDone, "the first loop ended without an error at the stop")
 	})
@@ -113,7 +111,7 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State)
 		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 	})
 }
 
@@ -128,7 +126,7 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		for { // "send N": N messages
 			_, req, err := p.read(r.Context())
 			if err != nil {
@@ -148,19 +146,13 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 	defer cancel()
 	conn, err := c.Conn(ctx)
 	require.NoError(t, err)
-	perMessage := func(read func() int) float64 {
+	fill := func() {
 		require.NoError(t, conn.WriteMessage(websocket.TextMessage, []byte("send "+strconv.Itoa(n))))
 		select {
 		case <-sent:
 		case <-ctx.Done():
 			t.Fatal("the server did not send")
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got := read()
-		runtime.ReadMemStats(&after)
-		require.Equal(t, n, got)
-		return float64(after.Mallocs-before.Mallocs) / n
 	}
 	byRead := func() int {
 		for i := range n {
@@ -182,13 +174,6 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		}
 		return i
 	}
-	perMessage(byRead) // warm up
-	read, messages := math.Inf(1), math.Inf(1)
-	for range 3 { // the least of three: background allocations only add
-		read = min(read, perMessage(byRead))
-		messages = min(messages, perMessage(byMessages))
-	}
-	t.Logf("allocations per message: conn.ReadMessage %.3f, Messages %.3f", read, messages)
-	assert.LessOrEqual(t, messages, read+0.1, "one allocation more per message would be 1.0 more")
-	require.NoError(t, c.stop())
+	testkit.AssertAllocatesAsRead(t, n, fill, byRead, byMessages)
+	require.NoError(t, c.Stop())
 }

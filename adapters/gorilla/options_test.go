@@ -3,14 +3,11 @@ package gorilla_test
 import (
 	"net/http"
 	"testing"
-	"time"
 
-	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -22,14 +19,6 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 		assert.EqualError(t, err, `gorilla: Header "`+http.CanonicalHeaderKey(h)+`": set by the handshake`)
 		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 	}
-}
-
-// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
-func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
-	_, err := gorilla.New("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}}})
-	assert.EqualError(t, err, "gorilla: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 }
 
 // New copies Options: changing the caller's Header or Subprotocols
@@ -51,5 +40,5 @@ func TestNewCopiesOptions(t *testing.T) {
 	h := <-got
 	assert.Equal(t, "lobby", h.Get("X-Room"))
 	assert.Equal(t, "prices.v1", h.Get("Sec-WebSocket-Protocol"))
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

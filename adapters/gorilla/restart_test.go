@@ -2,13 +2,8 @@ package gorilla_test
 
 import (
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestServerRestartResubscribes(t *testing.T) {
@@ -17,17 +12,7 @@ func TestServerRestartResubscribes(t *testing.T) {
 		o := testOptions()
 		subscribeOnConnect(&o)
 		c := run(t, srv.url("/feed"), o, true)
-		testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
-		assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
-
-		srv.stop() // mid-stream: the client's read sees the connection drop
-		st := testkit.WaitStatus(t, c, 5*time.Second, "the loss", func(st health.Status) bool { return st.State != health.Connected })
-		t.Logf("after the stop: %s, %v", st.State, st.Err)
-		srv.restart()
-
-		testkit.WaitStatus(t, c, 5*time.Second, "second connection", connected(2))
-		assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
-		assert.Equal(t, []string{"subscribe prices", "subscribe prices"}, srv.subscribes())
-		require.NoError(t, c.stop())
+		srv.AssertResubscribes(t, c)
+		require.NoError(t, c.Stop())
 	})
 }

@@ -3,17 +3,12 @@ package gorilla_test
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	coder "github.com/coder/websocket"
 	"github.com/gorilla/websocket"
-	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/internal/testkit"
 )
@@ -152,28 +147,18 @@ func (p coderPeer) close(code int, reason string) { _ = p.c.Close(coder.StatusCo
 
 func (p coderPeer) drop() { _ = p.c.CloseNow() }
 
-// server is a real WebSocket server on 127.0.0.1 over one library, in a
-// net/http server. stop and restart keep its address, as a restarted
+// server is a real WebSocket server on 127.0.0.1 over one library, a
+// testkit.HTTPServer: stop and restart keep its address, as a restarted
 // process would.
 type server struct {
-	t       *testing.T
-	im      impl
-	addr    string
-	handler http.HandlerFunc
-
-	handshakes atomic.Int64 // requests seen, answered 101 or not
-	mu         sync.Mutex
-	srv        *http.Server
-	peers      map[peer]struct{}
-	subs       []string    // subscribe messages, in arrival order
-	subCh      chan string // each subscribe message too, for waiting
-	handlers   sync.WaitGroup
+	*testkit.HTTPServer[peer]
+	im impl
 }
 
 // startServer serves handler (nil: feed, an accepting server that records
 // subscribe messages) until the test ends.
 func startServer(t *testing.T, im impl, handler func(s *server, w http.ResponseWriter, r *http.Request)) *server {
-	s := &server{t: t, im: im, peers: map[peer]struct{}{}, subCh: make(chan string, 64)}
+	s := &server{im: im}
 	if handler == nil {
 		handler = func(s *server, w http.ResponseWriter, r *http.Request) {
 			if p := s.accept(w, r, acceptOpts{}); p != nil {
@@ -181,118 +166,33 @@ func startServer(t *testing.T, im impl, handler func(s *server, w http.ResponseW
 			}
 		}
 	}
-	s.handler = func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		if s.srv == nil { // stopping: stop is waiting for the handlers
-			s.mu.Unlock()
-			return
-		}
-		s.handlers.Add(1)
-		s.mu.Unlock()
-		defer s.handlers.Done()
-		s.handshakes.Add(1)
-		handler(s, w, r)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	s.addr = ln.Addr().String()
-	s.serve(ln)
-	t.Cleanup(s.stop)
+	s.HTTPServer = testkit.StartHTTP(t, peer.drop, func(w http.ResponseWriter, r *http.Request) { handler(s, w, r) })
 	return s
 }
 
-func (s *server) serve(ln net.Listener) {
-	srv := &http.Server{Handler: s.handler}
-	s.mu.Lock()
-	s.srv = srv
-	s.mu.Unlock()
-	go func() { _ = srv.Serve(ln) }()
-}
-
-// url is ws://addr/path.
-func (s *server) url(path string) string { return "ws://" + s.addr + path }
+func (s *server) url(path string) string { return s.URL(path) }
+func (s *server) stop()                  { s.Stop() }
+func (s *server) restart()               { s.Restart() }
 
 // accept upgrades r and tracks the connection so that stop can drop it.
 func (s *server) accept(w http.ResponseWriter, r *http.Request, o acceptOpts) peer {
 	p, err := s.im.accept(w, r, o)
-	if err != nil {
+	if err != nil || !s.Track(p) {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.srv == nil { // stop ran while this handshake was under way: it did not see p
-		p.drop()
-		return nil
-	}
-	s.peers[p] = struct{}{}
 	return p
 }
 
 // feed reads until the connection ends, recording "subscribe ..." messages.
 func (s *server) feed(ctx context.Context, p peer) {
-	defer s.forget(p)
+	defer s.Forget(p)
 	for {
 		_, msg, err := p.read(ctx)
 		if err != nil {
 			return
 		}
-		if m := string(msg); strings.HasPrefix(m, "subscribe ") {
-			s.mu.Lock()
-			s.subs = append(s.subs, m)
-			s.mu.Unlock()
-			s.subCh <- m
-		}
+		s.Received(msg)
 	}
-}
-
-func (s *server) forget(p peer) {
-	p.drop()
-	s.mu.Lock()
-	delete(s.peers, p)
-	s.mu.Unlock()
-}
-
-func (s *server) subscribes() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.subs...)
-}
-
-// waitSubscribe waits up to d for the next subscribe message.
-func (s *server) waitSubscribe(t *testing.T, d time.Duration) string {
-	t.Helper()
-	select {
-	case m := <-s.subCh:
-		return m
-	case <-time.After(d):
-		t.Fatalf("no subscribe message within %v", d)
-		return ""
-	}
-}
-
-// stop closes the listener and drops every connection without a close
-// frame, like a killed process, and waits for the handlers.
-func (s *server) stop() {
-	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
-	peers := s.peers
-	s.peers = map[peer]struct{}{}
-	s.mu.Unlock()
-	if srv != nil {
-		_ = srv.Close()
-	}
-	for p := range peers {
-		p.drop()
-	}
-	s.handlers.Wait()
-}
-
-// restart listens again on the same address.
-func (s *server) restart() {
-	ln, err := net.Listen("tcp", s.addr) // Go listeners set SO_REUSEADDR
-	require.NoError(s.t, err)
-	s.serve(ln)
 }
 
 // httpServer is a plain HTTP server (no WebSocket library: a refusing

@@ -4,12 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
-	"io"
-	"log"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -31,7 +25,7 @@ func closeSeen(t *testing.T, im impl) (*server, chan int) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		for {
 			if _, _, err := p.read(r.Context()); err != nil {
 				got <- s.im.closeCode(err)
@@ -58,7 +52,7 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 				o.WriteOnly = m.writeOnly
 				c := run(t, srv.url("/feed"), o, m.read)
 				testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-				require.NoError(t, c.stop())
+				require.NoError(t, c.Stop())
 				select {
 				case code := <-got:
 					assert.Equal(t, websocket.CloseNormalClosure, code)
@@ -73,46 +67,13 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 // Run's ctx ends by deadline or with a cause: the connection is healthy, so
 // it should still be closed with 1000, as when ctx is plainly cancelled.
 func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
-	for name, mk := range map[string]func() (context.Context, func()){
-		"cancel": func() (context.Context, func()) { ctx, c := context.WithCancel(context.Background()); return ctx, c },
-		"cause": func() (context.Context, func()) {
-			ctx, c := context.WithCancelCause(context.Background())
-			return ctx, func() { c(errors.New("shutting down")) }
-		},
-		"deadline": func() (context.Context, func()) {
-			ctx, c := context.WithDeadline(context.Background(), time.Now().Add(time.Hour))
-			ctx2, c2 := context.WithTimeout(ctx, 400*time.Millisecond)
-			return ctx2, func() { <-ctx2.Done(); c2(); c() }
-		},
-	} {
-		t.Run(name, func(t *testing.T) {
-			srv, got := closeSeen(t, impls[0])
-			s, err := gorilla.New(srv.url("/feed"), testOptions())
-			require.NoError(t, err)
-			ctx, stop := mk()
-			readCtx, cancelRead := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- s.Run(ctx) }()
-			readDone := make(chan struct{})
-			go func() {
-				defer close(readDone)
-				for range gorilla.Messages(readCtx, s) {
-				}
-			}()
-			_, err = s.Conn(context.Background())
-			require.NoError(t, err)
-			stop()
-			require.NoError(t, <-done)
-			cancelRead()
-			<-readDone
-			select {
-			case code := <-got:
-				assert.Equal(t, websocket.CloseNormalClosure, code, "server saw %v", code)
-			case <-time.After(5 * time.Second):
-				t.Fatal("the server saw no close")
-			}
-		})
-	}
+	testkit.ForEachStop(t, func(t *testing.T, ctx context.Context, stop func()) {
+		srv, got := closeSeen(t, impls[0])
+		s, err := gorilla.New(srv.url("/feed"), testOptions())
+		require.NoError(t, err)
+		testkit.RunUntil(t, s, gorilla.Messages, ctx, stop)
+		assert.Equal(t, websocket.CloseNormalClosure, testkit.Receive(t, got, "close seen by the server"))
+	})
 }
 
 // A server that never answers the close frame: with a reader waiting for
@@ -124,7 +85,7 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 		if p == nil {
 			return
 		}
-		defer s.forget(p)
+		defer s.Forget(p)
 		<-release // reads nothing: the close frame is never answered
 	})
 	defer close(release)
@@ -133,7 +94,7 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 	c := run(t, srv.url("/feed"), o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
 	began := time.Now()
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	took := time.Since(began)
 	t.Logf("Run and the loop returned %v after the stop (CloseTimeout %v)", took, o.CloseTimeout)
 	assert.Less(t, took, o.CloseTimeout+300*time.Millisecond)
@@ -141,36 +102,21 @@ func TestStopWaitsAtMostCloseTimeoutForTheAnswer(t *testing.T) {
 
 // wss:// with Options.TLS trusting the test server's certificate.
 func TestWSSUsesTLS(t *testing.T) {
-	subs := make(chan string, 1)
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	testkit.AssertWSS(t, func(w http.ResponseWriter, r *http.Request, first chan<- string) {
 		c, err := upgrader.Upgrade(w, r, nil)
 		if err != nil {
 			return
 		}
 		defer c.Close()
-		_, msg, err := c.ReadMessage()
-		if err == nil {
-			subs <- string(msg)
+		if _, msg, err := c.ReadMessage(); err == nil {
+			first <- string(msg)
 			_, _, _ = c.ReadMessage()
 		}
-	}))
-	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake below
-	ts.StartTLS()
-	defer ts.Close()
-	pool := x509.NewCertPool()
-	pool.AddCert(ts.Certificate())
-	url := "wss" + strings.TrimPrefix(ts.URL, "https") + "/feed"
-	o := testOptions()
-	o.TLS = &tls.Config{RootCAs: pool}
-	subscribeOnConnect(&o)
-	c := run(t, url, o, true)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	assert.Equal(t, "subscribe prices", <-subs)
-	require.NoError(t, c.stop())
-
-	o.TLS = nil // Go's defaults do not trust the test certificate
-	c = run(t, url, o, true)
-	st := testkit.WaitStatus(t, c, 5*time.Second, "an error", func(st health.Status) bool { return st.Err != nil })
-	assert.Contains(t, st.Err.Error(), "certificate")
-	require.NoError(t, c.stop())
+	}, func(url string, roots *x509.CertPool) (testkit.Subscriber, func() error) {
+		o := testOptions()
+		o.TLS = &tls.Config{RootCAs: roots}
+		subscribeOnConnect(&o)
+		c := run(t, url, o, true)
+		return c, c.Stop
+	})
 }

@@ -37,7 +37,7 @@ func TestPingsAndTheProgramsWritesShareTheConnection(t *testing.T) {
 			if p == nil {
 				return
 			}
-			defer s.forget(p)
+			defer s.Forget(p)
 			var got []string
 			for {
 				_, msg, err := p.read(r.Context())
@@ -82,7 +82,7 @@ func TestPingsAndTheProgramsWritesShareTheConnection(t *testing.T) {
 		st := c.Status()
 		assert.Equal(t, health.Connected, st.State, "%v", st.Err)
 		assert.Equal(t, uint64(1), st.Connects)
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 		assert.Error(t, <-wrote, "the writes end at the close")
 
 		got := <-received

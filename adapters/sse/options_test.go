@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/sse"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -55,14 +54,6 @@ func TestNewRejectsBadOptions(t *testing.T) {
 			assert.NotContains(t, err.Error(), "s3cret", "the error repeats a credential")
 		})
 	}
-}
-
-// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
-func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
-	_, err := sse.New("http://h/x", sse.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}})
-	assert.EqualError(t, err, "sse: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
 }
 
 func TestNewDefaults(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
@@ -19,23 +18,14 @@ import (
 
 func TestFlappingServerBackoffNeverResets(t *testing.T) {
 	srv := testkit.StartServer(t, testkit.Drop)
-	base, cap, window := 20*time.Millisecond, 320*time.Millisecond, time.Second
+	base, cap := 20*time.Millisecond, 320*time.Millisecond
 	s := newTCP(t, srv.Addr, tcp.Options{
 		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Backoff: testkit.Fast(base, cap)}},
 	})
-	waits := testkit.RecordWaits(s)
 	stop := testkit.Run(t, s)
 	readUntilEOF(t, s) // reads EOF at once and invalidates
-	<-time.After(window)
+	testkit.AssertFlapping(t, s, base, cap, time.Second, 4, srv.Accepts.Load)
 	require.NoError(t, stop())
-
-	accepts := int(srv.Accepts.Load())
-	limit := testkit.MaxAttempts(base, cap, window)
-	planned := waits()
-	t.Logf("%d connections accepted in %v (backoff allows %d); planned waits %v", accepts, window, limit, planned)
-	assert.LessOrEqual(t, accepts, limit)
-	assert.GreaterOrEqual(t, accepts, 4, "the server flapped")
-	testkit.AssertGrowing(t, planned, base)
 }
 
 // readUntilEOF plays the program: it reads each connection until it

@@ -2,9 +2,7 @@ package websocket_test
 
 import (
 	"context"
-	"iter"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
@@ -13,47 +11,16 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// The harness: conformance's WebSocket server; the program reads with
-// Messages.
+// The harness: conformance's WebSocket harness, as for adapters/gorilla.
 func TestConformance(t *testing.T) {
-	const interval, timeout = 200 * time.Millisecond, time.Second
-	conformance.Run(t, conformance.Harness{
-		Pkg:   "websocket",
-		Start: func(t testing.TB) conformance.Server { return conformance.StartWebSocket(t) },
-		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-			url, header := conformance.Target(o, srv, "ws", "/feed")
-			s, err := redialws.New(url, redialws.Options{
-				Header:        header,
-				BeforeConnect: conformance.BeforeConnect(o.BeforeConnect),
-				PingInterval:  interval,
-				PingTimeout:   timeout,
-				Supervisor:    supervisor.Options[*websocket.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[*websocket.Conn](o.OnConnect)},
-			})
-			if err != nil {
-				return nil, err
-			}
-			return s, nil
-		},
-		Streams: []conformance.Stream{
-			{Name: "Messages", Greets: true, Range: func(ctx context.Context, c conformance.Client) iter.Seq2[any, error] {
-				return conformance.Seq2(redialws.Messages(ctx, asSupervisor(c)))
-			}},
-			conformance.Connections(asSupervisor, readUntilBroken),
-		},
-		Bad: []conformance.Bad{
-			{Field: "ReadLimit", New: func() error { _, err := redialws.New("ws://h/", redialws.Options{ReadLimit: -1}); return err }},
-			{Field: "PingInterval", New: func() error { _, err := redialws.New("ws://h/", redialws.Options{PingInterval: -1}); return err }},
-			{Field: "url", New: func() error { _, err := redialws.New("http://h/", redialws.Options{}); return err }},
-		},
-		Refusal:  "404",
-		Silent:   supervisor.ErrSilent,
-		Liveness: 2*interval + timeout,
-		Known:    conformance.Known(nil),
-	})
+	conformance.Run(t, conformance.WebSocketHarness("websocket", newForSuite, redialws.Messages, readUntilBroken))
 }
 
-func asSupervisor(c conformance.Client) *supervisor.Supervisor[*websocket.Conn] {
-	return c.(*supervisor.Supervisor[*websocket.Conn])
+func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
+	return redialws.New(w.URL, redialws.Options{
+		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout, ReadLimit: w.ReadLimit,
+		Supervisor: supervisor.Options[*websocket.Conn]{Settings: w.Settings, OnConnect: onConnect},
+	})
 }
 
 // readUntilBroken is a program's loop body over a connection: it reads

@@ -49,21 +49,21 @@ func everywhere(c *client, logs *testkit.Buffer, errs ...error) string {
 func TestEchoedBasicAuthorizationIsMasked(t *testing.T) {
 	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
 		if c := s.accept(w, r); c != nil {
-			defer s.forget(c)
+			defer s.Forget(c)
 			_ = c.Close(websocket.StatusInternalError, "auth '"+r.Header.Get("Authorization")+"' rejected")
 		}
 	})
 	var logs testkit.Buffer
 	o := testOptions()
 	o.Supervisor.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := run(t, "ws://SECRET123:@"+srv.addr+"/feed", o, false)
+	c := run(t, "ws://SECRET123:@"+srv.Addr+"/feed", o, false)
 	var errs []error
 	for _, err := range redialws.Messages(t.Context(), c.Supervisor) {
 		if errs = append(errs, err); len(errs) == 2 {
 			break
 		}
 	}
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 	all := everywhere(c, &logs, errs...)
 	require.Contains(t, all, "auth 'Basic xxxxx' rejected")
 	assert.NotContains(t, all, "U0VDUkVUMTIzOg==")
@@ -116,7 +116,7 @@ func TestGoodbyeReasonIsMasked(t *testing.T) {
 		}
 	}()
 	<-hello
-	require.NoError(t, c.stop()) // Run's ctx first: the close handshake ends the read
+	require.NoError(t, c.Stop()) // Run's ctx first: the close handshake ends the read
 	select {
 	case <-loop:
 	case <-time.After(5 * time.Second):

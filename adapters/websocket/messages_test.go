@@ -3,19 +3,17 @@ package websocket_test
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // Messages allocates no more per message than conn.Read does. The server
@@ -29,7 +27,7 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		if c == nil {
 			return
 		}
-		defer s.forget(c)
+		defer s.Forget(c)
 		for { // "send N": N messages
 			_, req, err := c.Read(r.Context())
 			if err != nil {
@@ -49,19 +47,13 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 	defer cancel()
 	conn, err := c.Conn(ctx)
 	require.NoError(t, err)
-	perMessage := func(read func() int) float64 {
+	fill := func() {
 		require.NoError(t, conn.Write(ctx, websocket.MessageText, []byte("send "+strconv.Itoa(n))))
 		select {
 		case <-sent:
 		case <-ctx.Done():
 			t.Fatal("the server did not send")
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got := read()
-		runtime.ReadMemStats(&after)
-		require.Equal(t, n, got)
-		return float64(after.Mallocs-before.Mallocs) / n
 	}
 	byRead := func() int {
 		for i := range n {
@@ -83,13 +75,6 @@ func TestMessagesAllocatesAsReadDoes(t *testing.T) {
 		}
 		return i
 	}
-	perMessage(byRead) // warm up
-	read, messages := math.Inf(1), math.Inf(1)
-	for range 3 { // the least of three: background allocations only add
-		read = min(read, perMessage(byRead))
-		messages = min(messages, perMessage(byMessages))
-	}
-	t.Logf("allocations per message: conn.Read %.3f, Messages %.3f", read, messages)
-	assert.LessOrEqual(t, messages, read+0.1, "one allocation more per message would be 1.0 more")
-	require.NoError(t, c.stop())
+	testkit.AssertAllocatesAsRead(t, n, fill, byRead, byMessages)
+	require.NoError(t, c.Stop())
 }

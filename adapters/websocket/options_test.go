@@ -7,12 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -33,22 +31,14 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	}
 	c := run(t, srv.url("/feed"), o, false)
 	select {
-	case <-c.done:
+	case <-c.Ended:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("still trying after %d handshakes", srv.handshakes.Load())
+		t.Fatalf("still trying after %d handshakes", srv.Handshakes.Load())
 	}
-	err := c.stop()
+	err := c.Stop()
 	assert.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
-	assert.Zero(t, srv.handshakes.Load(), "no handshake was tried")
-}
-
-// A bad Backoff is a backoff.ErrInvalidOptions too: the same sentinel.
-func TestNewBadBackoffKeepsItsSentinel(t *testing.T) {
-	_, err := redialws.New("ws://h/x", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: 48 * time.Hour}}}})
-	assert.EqualError(t, err, "websocket: Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s")
-	assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
-	assert.ErrorIs(t, err, backoff.ErrInvalidOptions)
+	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
 }
 
 // New copies Options: changing the caller's Header or Subprotocols
@@ -70,5 +60,5 @@ func TestNewCopiesOptions(t *testing.T) {
 	h := <-got
 	assert.Equal(t, "lobby", h.Get("X-Room"))
 	assert.Equal(t, "prices.v1", h.Get("Sec-WebSocket-Protocol"))
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }

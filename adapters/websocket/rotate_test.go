@@ -68,7 +68,7 @@ func TestBeforeConnectRotatesCredentials(t *testing.T) {
 			rec := testkit.Record(c)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "connected", testkit.InState(health.Connected))
 			states := rec.Stop()
-			require.NoError(t, c.stop())
+			require.NoError(t, c.Stop())
 			assert.NotContains(t, states, health.Failed, "a 401 with BeforeConnect set is retried: %v", states)
 			assert.GreaterOrEqual(t, calls.Load(), int32(3), "called before every attempt")
 			assert.GreaterOrEqual(t, st.Failures, uint64(2), "the two attempts with the old token failed")
@@ -103,7 +103,7 @@ func TestBeforeConnectRetriesAPolicyClose(t *testing.T) {
 			return
 		}
 		if conns.Add(1) == 1 {
-			defer s.forget(c)
+			defer s.Forget(c)
 			_ = c.Close(websocket.StatusPolicyViolation, "token revoked")
 			return
 		}
@@ -124,8 +124,8 @@ func TestBeforeConnectRetriesAPolicyClose(t *testing.T) {
 		require.Len(t, errs, 1)
 		assert.Equal(t, websocket.StatusPolicyViolation, redialws.CloseStatus(errs[0]))
 		if !hook {
-			<-c.done
-			err := c.stop()
+			<-c.Ended
+			err := c.Stop()
 			assert.ErrorIs(t, err, supervisor.ErrFailed, "without the hook a 1008 is final")
 			assert.Equal(t, websocket.StatusPolicyViolation, redialws.CloseStatus(err))
 			continue
@@ -135,6 +135,6 @@ func TestBeforeConnectRetriesAPolicyClose(t *testing.T) {
 			return tr.To == health.Backoff && redialws.CloseStatus(tr.Err) == websocket.StatusPolicyViolation
 		})
 		assert.GreaterOrEqual(t, lost, 0, "the loss, retried, kept its close status: %v", c.History())
-		require.NoError(t, c.stop())
+		require.NoError(t, c.Stop())
 	}
 }

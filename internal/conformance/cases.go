@@ -50,24 +50,29 @@ func (h Harness) has(callback string) bool {
 
 // badOptions: every bad option is one error that wraps
 // supervisor.ErrInvalidOptions and says `<package>: <Field> <value>: <what
-// is wrong>` once, without stutter; no client comes with it.
+// is wrong>` once, without stutter; no client comes with it. A bad
+// Backoff keeps backoff.ErrInvalidOptions too.
 func badOptions(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
 	for _, b := range []struct {
-		field string
-		set   func(*supervisor.Settings)
+		field, want string
+		set         func(*supervisor.Settings)
 	}{
-		{"Supervisor.ConnectTimeout", func(s *supervisor.Settings) { s.ConnectTimeout = -time.Second }},
-		{"Supervisor.MaxAttempts", func(s *supervisor.Settings) { s.MaxAttempts = -1 }},
-		{"Supervisor.StableAfter", func(s *supervisor.Settings) { s.StableAfter = -time.Second }},
-		{"Supervisor.Backoff.Base", func(s *supervisor.Settings) { s.Backoff.Base = -time.Second }},
+		{"Supervisor.ConnectTimeout", "", func(s *supervisor.Settings) { s.ConnectTimeout = -time.Second }},
+		{"Supervisor.MaxAttempts", "", func(s *supervisor.Settings) { s.MaxAttempts = -1 }},
+		{"Supervisor.StableAfter", "", func(s *supervisor.Settings) { s.StableAfter = -time.Second }},
+		{"Supervisor.Backoff.Base", "", func(s *supervisor.Settings) { s.Backoff.Base = -time.Second }},
+		{"", h.Pkg + ": Supervisor.Backoff.Cap 48h0m0s: longer than 24h0m0s", func(s *supervisor.Settings) { s.Backoff.Cap = 48 * time.Hour }},
 	} {
 		o := defaults(&logs)
 		b.set(&o.Settings)
 		c, err := h.New(t, srv, o)
-		checkBad(t, h.Pkg, b.field, "", err)
-		assert.Nil(t, c, "a client came with the error for %s", b.field)
+		checkBad(t, h.Pkg, b.field, b.want, err)
+		if strings.Contains(b.field+b.want, "Backoff") {
+			assert.ErrorIs(t, err, backoff.ErrInvalidOptions, "a bad Backoff loses its sentinel")
+		}
+		assert.Nil(t, c, "a client came with the error for %s", b.field+b.want)
 	}
 	for _, b := range h.Bad {
 		checkBad(t, h.Pkg, b.Field, b.Want, b.New())

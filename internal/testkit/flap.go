@@ -61,3 +61,19 @@ func AssertGrowing(t testing.TB, waits []time.Duration, base time.Duration) {
 		}
 	}
 }
+
+// AssertFlapping watches s, a client of a server that drops every
+// connection at once, for window: the attempts the server counts stay
+// within what Fast(base, cap) allows, at least least come, and the
+// planned waits never shrink (a connection that broke before StableAfter
+// does not reset the backoff).
+func AssertFlapping(t testing.TB, s Subscriber, base, cap, window time.Duration, least int64, attempts func() int64) {
+	t.Helper()
+	waits := RecordWaits(s)
+	<-time.After(window)
+	got, allowed, planned := attempts(), MaxAttempts(base, cap, window), waits()
+	t.Logf("%d attempts in %v (backoff allows %d); planned waits %v", got, window, allowed, planned)
+	assert.LessOrEqual(t, got, int64(allowed))
+	assert.GreaterOrEqual(t, got, least, "the client did come back")
+	AssertGrowing(t, planned, base)
+}
