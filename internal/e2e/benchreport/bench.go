@@ -19,7 +19,7 @@ type bench struct {
 
 var (
 	nextBench     = bench{e2eDir, "./anchors", "BenchmarkNext", []string{"-benchmem", "-count", "5"}}
-	idleBench     = bench{rootDir, "./supervisor", "BenchmarkIdleSupervisors", []string{"-benchtime", "1x", "-count", "3"}}
+	idleBench     = bench{rootDir, "./supervisor", "BenchmarkIdleSupervisors|BenchmarkIdleSupervisorsWithLogger", []string{"-benchtime", "1x", "-count", "3"}}
 	idle100kBench = bench{rootDir, "./supervisor", "BenchmarkIdleSupervisors100k", []string{"-benchtime", "1x", "-count", "3"}}
 	idleTCPBench  = bench{e2eDir, "./storm", "BenchmarkIdleTCPSupervisors", []string{"-benchtime", "1x", "-count", "3"}}
 	stormBench    = bench{e2eDir, "./storm", "BenchmarkReconnectStorm", []string{"-benchtime", "1x", "-count", "3"}}
@@ -56,7 +56,7 @@ var (
 )
 
 // benches is every benchmark the report runs.
-var benches = []bench{nextBench, idleBench, idle100kBench, idleTCPBench, stormBench, connBench, pathsBench, wsMemBench, wsMemProfBench, wsStormShort, wsStormLong, wsStorm10k}
+var benches = []bench{nextBench, idleBench, idle100kBench, idleTCPBench, stormBench, connBench, pathsBench, wsMemBench, wsMemProfBench, wsStormShort, wsStormLong, wsStorm10k, massLossBench}
 
 // herdDir and herdPkg are where the herd simulator runs.
 const (

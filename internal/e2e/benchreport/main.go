@@ -40,7 +40,7 @@ type section struct {
 // sections are the report's sections, in order.
 var sections = []section{
 	{"backoff", backoffSection}, {"idle", idleSection}, {"paths", pathsSection}, {"wsmem", wsMemSection},
-	{"storm", stormSection}, {"wsstorm", wsStormSection}, {"herd", herdSection}, {"overload", overloadSection},
+	{"storm", stormSection}, {"wsstorm", wsStormSection}, {"massloss", massLossSection}, {"herd", herdSection}, {"overload", overloadSection},
 	{"replicas", replicasSection},
 }
 
@@ -48,7 +48,7 @@ var sections = []section{
 var dryRun bool
 
 func main() {
-	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, herd, overload, replicas), print them and write no file")
+	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, replicas), print them and write no file")
 	flag.Parse()
 	if *only != "" {
 		dryRun = true

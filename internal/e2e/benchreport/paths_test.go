@@ -55,7 +55,7 @@ func TestPathsExist(t *testing.T) {
 
 func TestBenchString(t *testing.T) {
 	assert.Equal(t, "`go test -run '^$' -bench '^BenchmarkNext$' -benchmem -count 5 ./anchors` in `internal/e2e`", nextBench.String())
-	assert.Equal(t, "`go test -run '^$' -bench '^BenchmarkIdleSupervisors$' -benchtime 1x -count 3 ./supervisor` at the repository root", idleBench.String())
+	assert.Equal(t, "`go test -run '^$' -bench '^BenchmarkIdleSupervisors$|^BenchmarkIdleSupervisorsWithLogger$' -benchtime 1x -count 3 ./supervisor` at the repository root", idleBench.String())
 	assert.True(t, strings.HasPrefix(stormBench.String(), "`go test -run '^$' -bench '^BenchmarkReconnectStorm$' "))
 	assert.Equal(t, "^BenchmarkConn$|^BenchmarkDo$", connBench.pattern())
 }
