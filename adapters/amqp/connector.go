@@ -107,6 +107,9 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		if w != nil {
 			_ = w.Close() // a failed handshake may leave amqp091's reader on it
 		}
+		if ended(ctx) { // the attempt ended the login, not the broker
+			return nil, c.safe(fmt.Errorf("%s%w", c.at(i), context.Cause(ctx)))
+		}
 		return nil, c.loginError(i, err)
 	}
 	c.refused(i, false)
@@ -129,6 +132,13 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 	}
 	c.links.Store(conn, l)
 	return conn, nil
+}
+
+// ended reports whether ctx ended, or reached its deadline (the socket's,
+// which may fire before ctx's timer does).
+func ended(ctx context.Context) bool {
+	dl, ok := ctx.Deadline()
+	return ctx.Err() != nil || ok && !time.Now().Before(dl)
 }
 
 // loginError is Connect's error for a failed dial or login on endpoint
