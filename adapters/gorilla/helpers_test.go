@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
-	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/internal/testkit"
@@ -31,13 +30,7 @@ func subscribeOnConnect(o *gorilla.Options) {
 // Messages, as a feed program does; both end when the test does.
 func run(t *testing.T, url string, o gorilla.Options, read bool) *client {
 	t.Helper()
-	s, err := gorilla.New(url, o)
-	require.NoError(t, err)
-	messages := gorilla.Messages
-	if !read {
-		messages = nil
-	}
-	return testkit.Start(t, s, messages)
+	return testkit.StartNew(t, gorilla.New, gorilla.Messages, url, o, read)
 }
 
 var connected = testkit.Connected

@@ -200,7 +200,3 @@ func (s *server) feed(ctx context.Context, p peer) {
 func httpServer(t *testing.T, h func(s *server, w http.ResponseWriter, r *http.Request)) *server {
 	return startServer(t, impls[0], h)
 }
-
-// silentServer accepts TCP connections and never answers: a handshake to it
-// hangs until the client gives up.
-func silentServer(t *testing.T) string { return testkit.Serve(t, nil) }

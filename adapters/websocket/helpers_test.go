@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
-	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/internal/testkit"
@@ -31,13 +30,7 @@ func subscribeOnConnect(o *redialws.Options) {
 // Messages, as a feed program does; both end when the test does.
 func run(t *testing.T, url string, o redialws.Options, read bool) *client {
 	t.Helper()
-	s, err := redialws.New(url, o)
-	require.NoError(t, err)
-	messages := redialws.Messages
-	if !read {
-		messages = nil
-	}
-	return testkit.Start(t, s, messages)
+	return testkit.StartNew(t, redialws.New, redialws.Messages, url, o, read)
 }
 
 var connected = testkit.Connected

@@ -56,7 +56,3 @@ func (s *server) feed(ctx context.Context, c *websocket.Conn) {
 		s.Received(msg)
 	}
 }
-
-// silentServer accepts TCP connections and never answers: a handshake to it
-// hangs until the client gives up.
-func silentServer(t *testing.T) string { return testkit.Serve(t, nil) }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -217,4 +218,33 @@ func AssertPoisonEnds[C comparable](t testing.TB, c *Client[C], tooBig error, ha
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
 	assert.Len(t, c.ReadErrs, 3, "each break yielded once")
 	assert.Equal(t, int64(3), handshakes())
+}
+
+// AssertHandshakeBounded checks, for start (a client of url with
+// ConnectTimeout d and a loop over its messages), against servers that
+// accept the TCP connection and never answer the handshake: the attempt
+// ends at ConnectTimeout, and a stop during the handshake ends it at once.
+// (The same through toxiproxy latency is in internal/e2e/adapters.)
+func AssertHandshakeBounded(t *testing.T, start func(url string, d time.Duration) (Subscriber, func() error)) {
+	t.Run("ConnectTimeout", func(t *testing.T) {
+		const d = 300 * time.Millisecond
+		began := time.Now() // the first attempt is immediate
+		c, stop := start("ws://"+Serve(t, nil)+"/feed", d)
+		AssertAttemptTimesOut(t, c, began, d)
+		require.NoError(t, stop())
+	})
+	t.Run("Stop", func(t *testing.T) {
+		accepted := make(chan struct{}, 1)
+		addr := Serve(t, func(c net.Conn) { // reads the request, never answers
+			accepted <- struct{}{}
+			_, _ = io.Copy(io.Discard, c)
+		})
+		_, stop := start("ws://"+addr+"/feed", time.Minute)
+		<-accepted // the handshake is under way
+		began := time.Now()
+		require.NoError(t, stop())
+		took := time.Since(began)
+		t.Logf("Run returned %v after the stop, during the handshake", took)
+		assert.Less(t, took, 500*time.Millisecond)
+	})
 }
