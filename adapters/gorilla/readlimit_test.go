@@ -16,16 +16,7 @@ import (
 // The ReadLimit checks against gorilla's server: a huge frame, a stop
 // while it streams, a poison message.
 func TestReadLimit(t *testing.T) {
-	testkit.AssertReadLimits(t, websocket.ErrReadLimit, func(t *testing.T, huge func(http.ResponseWriter, *http.Request) bool) *testkit.HTTPServer[peer] {
-		return httpServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-			if huge(w, r) {
-				return
-			}
-			if p := s.accept(w, r, acceptOpts{}); p != nil {
-				s.feed(r.Context(), p)
-			}
-		}).HTTPServer
-	}, func(t *testing.T, url string, l testkit.Limits, read bool) *client {
+	testkit.AssertReadLimits(t, websocket.ErrReadLimit, feedWith, func(t *testing.T, url string, l testkit.Limits, read bool) *client {
 		o := testOptions()
 		o.ReadLimit, o.CloseTimeout = l.ReadLimit, l.CloseTimeout
 		return run(t, url, o, read)

@@ -170,6 +170,18 @@ func startServer(t *testing.T, im impl, handler func(s *server, w http.ResponseW
 	return s
 }
 
+// feedWith is testkit.FeedWith with gorilla's server.
+func feedWith(t *testing.T, first func(http.ResponseWriter, *http.Request) bool) *testkit.HTTPServer[peer] {
+	return startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
+		if first(w, r) {
+			return
+		}
+		if p := s.accept(w, r, acceptOpts{}); p != nil {
+			s.feed(r.Context(), p)
+		}
+	}).HTTPServer
+}
+
 func (s *server) url(path string) string { return s.URL(path) }
 func (s *server) stop()                  { s.Stop() }
 func (s *server) restart()               { s.Restart() }

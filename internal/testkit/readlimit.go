@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Limits are the options of a WebSocket client a shared check sets; zero
@@ -19,17 +20,20 @@ type Limits struct {
 	CloseTimeout time.Duration
 }
 
+// FeedWith starts an adapter's test server: first sees each request and,
+// when it returns true, has answered it; the rest get an ordinary feed.
+type FeedWith[P comparable] func(t *testing.T, first func(http.ResponseWriter, *http.Request) bool) *HTTPServer[P]
+
 // AssertReadLimits checks a WebSocket adapter's ReadLimit against serve's
-// server, whose handler answers with huge when it returns true and is an
-// ordinary feed otherwise; start runs a client (reading when read), and
-// tooBig is the library's error past ReadLimit:
+// server; start runs a client (reading when read), and tooBig is the
+// library's error past ReadLimit:
 //   - a 1 GiB frame is refused at the default ReadLimit, the supervisor
 //     reconnects, and memory stays bounded;
 //   - a stop while the server streams it, unread, is bounded by CloseTimeout;
 //   - a message over ReadLimit sent again on every connect ends the feed
 //     after three breaks, instead of reconnecting forever.
 func AssertReadLimits[P, C comparable](t *testing.T, tooBig error,
-	serve func(t *testing.T, huge func(http.ResponseWriter, *http.Request) bool) *HTTPServer[P],
+	serve FeedWith[P],
 	start func(t *testing.T, url string, l Limits, read bool) *Client[C]) {
 	hugeServer := func(t *testing.T, first int64) (*HTTPServer[P], *HugeFrame) {
 		hf := NewHugeFrame(t)
@@ -64,4 +68,31 @@ func AssertReadLimits[P, C comparable](t *testing.T, tooBig error,
 		srv, _ := hugeServer(t, -1)
 		AssertPoisonEnds(t, start(t, srv.URL("/feed"), Limits{ReadLimit: 4 << 10}, true), tooBig, srv.Handshakes.Load)
 	})
+}
+
+// AssertCopiesOptions checks that New copies Options: start makes a client
+// of url whose Options hold header and subprotocols as given; changing
+// them afterwards changes nothing of the handshakes serve's server sees.
+func AssertCopiesOptions[P, C comparable](t *testing.T, serve FeedWith[P],
+	start func(t *testing.T, url string, header http.Header, subprotocols []string) *Client[C]) {
+	got := make(chan http.Header, 4)
+	srv := serve(t, func(_ http.ResponseWriter, r *http.Request) bool { got <- r.Header.Clone(); return false })
+	header, subprotocols := http.Header{"X-Room": {"lobby"}}, []string{"prices.v1"}
+	c := start(t, srv.URL("/feed"), header, subprotocols)
+	header.Set("X-Room", "changed")
+	subprotocols[0] = "changed"
+	h := <-got
+	assert.Equal(t, "lobby", h.Get("X-Room"))
+	assert.Equal(t, "prices.v1", h.Get("Sec-WebSocket-Protocol"))
+	require.NoError(t, c.Stop())
+}
+
+// AssertRefusesHandshakeHeaders checks that newWith, New with Options
+// holding header, refuses the headers a WebSocket handshake sets itself.
+func AssertRefusesHandshakeHeaders(t *testing.T, pkg string, newWith func(header http.Header) error) {
+	for _, h := range []string{"Sec-WebSocket-Extensions", "sec-websocket-key", "Sec-WebSocket-Version", "Sec-WebSocket-Accept", "Sec-WebSocket-Protocol", "Upgrade", "Connection"} {
+		err := newWith(http.Header{h: {"permessage-deflate"}})
+		assert.EqualError(t, err, pkg+`: Header "`+http.CanonicalHeaderKey(h)+`": set by the handshake`)
+		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
+	}
 }
