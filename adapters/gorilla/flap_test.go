@@ -1,12 +1,9 @@
 package gorilla_test
 
 import (
-	"net/http"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/require"
-
+	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -14,15 +11,9 @@ import (
 // keeps backing off, so the handshakes the server counts in a fixed
 // window stay within what the backoff allows.
 func TestFlappingServerNeverResetsTheBackoff(t *testing.T) {
-	srv := startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
-		if p := s.accept(w, r, acceptOpts{}); p != nil {
-			s.Forget(p) // dropped at once, without a close frame
-		}
+	testkit.AssertFlappingNeverResets(t, feedWith, func(t *testing.T, url string, b backoff.Config) *client {
+		o := testOptions()
+		o.Supervisor.Backoff = b
+		return run(t, url, o, true)
 	})
-	const base, maxWait = 20 * time.Millisecond, time.Second
-	o := testOptions()
-	o.Supervisor.Backoff = testkit.Fast(base, maxWait)
-	c := run(t, srv.url("/feed"), o, true)
-	testkit.AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, 3, srv.Handshakes.Load)
-	require.NoError(t, c.Stop())
 }
