@@ -16,13 +16,3 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 		return err
 	})
 }
-
-// New copies Options: changing the caller's Header or Subprotocols
-// afterwards changes nothing of the supervisor's handshakes.
-func TestNewCopiesOptions(t *testing.T) {
-	testkit.AssertCopiesOptions(t, feedWith, func(t *testing.T, url string, header http.Header, subprotocols []string) *client {
-		o := testOptions()
-		o.Header, o.Subprotocols = header, subprotocols
-		return run(t, url, o, true)
-	})
-}

@@ -13,16 +13,6 @@ import (
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-// The ReadLimit checks against gorilla's server: a huge frame, a stop
-// while it streams, a poison message.
-func TestReadLimit(t *testing.T) {
-	testkit.AssertReadLimits(t, websocket.ErrReadLimit, feedWith, func(t *testing.T, url string, l testkit.Limits, read bool) *client {
-		o := testOptions()
-		o.ReadLimit, o.CloseTimeout = l.ReadLimit, l.CloseTimeout
-		return run(t, url, o, read)
-	})
-}
-
 // An ordinary message one byte over Options.ReadLimit, from either
 // library's server: the read fails with websocket.ErrReadLimit, the
 // server hears 1009 (message too big), and the client reconnects; a

@@ -33,4 +33,12 @@ func run(t *testing.T, url string, o redialws.Options, read bool) *client {
 	return testkit.StartNew(t, redialws.New, redialws.Messages, url, o, read)
 }
 
+// start is testkit.StartWS.
+func start(t *testing.T, url string, w testkit.WSOptions) *client {
+	o := testOptions()
+	o.Header, o.Subprotocols, o.ReadLimit, o.CloseTimeout = w.Header, w.Subprotocols, w.ReadLimit, w.CloseTimeout
+	o.Supervisor.Settings = w.Settings
+	return run(t, url, o, w.Read)
+}
+
 var connected = testkit.Connected

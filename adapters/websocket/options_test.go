@@ -39,13 +39,3 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
 	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
 }
-
-// New copies Options: changing the caller's Header or Subprotocols
-// afterwards changes nothing of the supervisor's handshakes.
-func TestNewCopiesOptions(t *testing.T) {
-	testkit.AssertCopiesOptions(t, feedWith, func(t *testing.T, url string, header http.Header, subprotocols []string) *client {
-		o := testOptions()
-		o.Header, o.Subprotocols = header, subprotocols
-		return run(t, url, o, true)
-	})
-}

@@ -79,11 +79,10 @@ func AssertFlapping(t testing.TB, s Subscriber, base, cap, window time.Duration,
 	AssertGrowing(t, planned, base)
 }
 
-// AssertFlappingNeverResets checks, for start (a reading client of url
-// with Backoff b), against serve's server completing every handshake and
+// AssertFlappingNeverResets checks, for start's reading client, against serve's server completing every handshake and
 // dropping the connection at once, without a close frame: the client keeps
 // backing off, as AssertFlapping checks.
-func AssertFlappingNeverResets[P, C comparable](t *testing.T, serve FeedWith[P], start func(t *testing.T, url string, b backoff.Config) *Client[C]) {
+func AssertFlappingNeverResets[P, C comparable](t *testing.T, serve FeedWith[P], start StartWS[C]) {
 	const base, maxWait = 20 * time.Millisecond, time.Second
 	srv := serve(t, func(w http.ResponseWriter, r *http.Request) bool {
 		if raw, _, err := upgradeByHand(w, r); err == nil {
@@ -91,7 +90,9 @@ func AssertFlappingNeverResets[P, C comparable](t *testing.T, serve FeedWith[P],
 		}
 		return true
 	})
-	c := start(t, srv.URL("/feed"), Fast(base, maxWait))
+	w := Socket(true)
+	w.Settings.Backoff = Fast(base, maxWait)
+	c := start(t, srv.URL("/feed"), w)
 	AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, 3, srv.Handshakes.Load)
 	require.NoError(t, c.Stop())
 }

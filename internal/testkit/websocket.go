@@ -220,18 +220,18 @@ func AssertPoisonEnds[C comparable](t testing.TB, c *Client[C], tooBig error, ha
 	assert.Equal(t, int64(3), handshakes())
 }
 
-// AssertHandshakeBounded checks, for start (a client of url with
-// ConnectTimeout d and a loop over its messages), against servers that
+// AssertHandshakeBounded checks, for start's reading client, against servers that
 // accept the TCP connection and never answer the handshake: the attempt
 // ends at ConnectTimeout, and a stop during the handshake ends it at once.
 // (The same through toxiproxy latency is in internal/e2e/adapters.)
-func AssertHandshakeBounded(t *testing.T, start func(url string, d time.Duration) (Subscriber, func() error)) {
+func AssertHandshakeBounded[C comparable](t *testing.T, start StartWS[C]) {
 	t.Run("ConnectTimeout", func(t *testing.T) {
-		const d = 300 * time.Millisecond
+		w := Socket(true)
+		w.Settings.ConnectTimeout = 300 * time.Millisecond
 		began := time.Now() // the first attempt is immediate
-		c, stop := start("ws://"+Serve(t, nil)+"/feed", d)
-		AssertAttemptTimesOut(t, c, began, d)
-		require.NoError(t, stop())
+		c := start(t, "ws://"+Serve(t, nil)+"/feed", w)
+		AssertAttemptTimesOut(t, c, began, w.Settings.ConnectTimeout)
+		require.NoError(t, c.Stop())
 	})
 	t.Run("Stop", func(t *testing.T) {
 		accepted := make(chan struct{}, 1)
@@ -239,10 +239,12 @@ func AssertHandshakeBounded(t *testing.T, start func(url string, d time.Duration
 			accepted <- struct{}{}
 			_, _ = io.Copy(io.Discard, c)
 		})
-		_, stop := start("ws://"+addr+"/feed", time.Minute)
+		w := Socket(true)
+		w.Settings.ConnectTimeout = time.Minute
+		c := start(t, "ws://"+addr+"/feed", w)
 		<-accepted // the handshake is under way
 		began := time.Now()
-		require.NoError(t, stop())
+		require.NoError(t, c.Stop())
 		took := time.Since(began)
 		t.Logf("Run returned %v after the stop, during the handshake", took)
 		assert.Less(t, took, 500*time.Millisecond)

@@ -13,20 +13,41 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Limits are the options of a WebSocket client a shared check sets; zero
-// means the default.
-type Limits struct {
+// WSOptions are the options of a WebSocket client a shared check sets: an
+// adapter's start copies each into its Options (zero means the default)
+// and reads Messages when Read is true.
+type WSOptions struct {
+	Header       http.Header
+	Subprotocols []string
 	ReadLimit    int64
 	CloseTimeout time.Duration
+	Settings     supervisor.Settings // SocketSettings, changed by the check
+	Read         bool
 }
+
+// StartWS runs a client of url with w's options, as a WebSocket adapter's
+// tests do.
+type StartWS[C comparable] func(t *testing.T, url string, w WSOptions) *Client[C]
+
+// AssertWebSocket runs the checks every WebSocket adapter keeps against
+// its own library's server (serve) and client (start); tooBig is the
+// library's error past ReadLimit.
+func AssertWebSocket[P, C comparable](t *testing.T, tooBig error, serve FeedWith[P], start StartWS[C]) {
+	t.Run("ReadLimit", func(t *testing.T) { AssertReadLimits(t, tooBig, serve, start) })
+	t.Run("CopiesOptions", func(t *testing.T) { AssertCopiesOptions(t, serve, start) })
+	t.Run("FlappingNeverResets", func(t *testing.T) { AssertFlappingNeverResets(t, serve, start) })
+	t.Run("HandshakeBounded", func(t *testing.T) { AssertHandshakeBounded(t, start) })
+}
+
+// Socket returns w with SocketSettings and Read.
+func Socket(read bool) WSOptions { return WSOptions{Settings: SocketSettings(), Read: read} }
 
 // FeedWith starts an adapter's test server: first sees each request and,
 // when it returns true, has answered it; the rest get an ordinary feed.
 type FeedWith[P comparable] func(t *testing.T, first func(http.ResponseWriter, *http.Request) bool) *HTTPServer[P]
 
 // AssertReadLimits checks a WebSocket adapter's ReadLimit against serve's
-// server; start runs a client (reading when read), and tooBig is the
-// library's error past ReadLimit:
+// server and start's client; tooBig is the library's error past ReadLimit:
 //   - a 1 GiB frame is refused at the default ReadLimit, the supervisor
 //     reconnects, and memory stays bounded;
 //   - a stop while the server streams it, unread, is bounded by CloseTimeout;
@@ -34,7 +55,7 @@ type FeedWith[P comparable] func(t *testing.T, first func(http.ResponseWriter, *
 //     after three breaks, instead of reconnecting forever.
 func AssertReadLimits[P, C comparable](t *testing.T, tooBig error,
 	serve FeedWith[P],
-	start func(t *testing.T, url string, l Limits, read bool) *Client[C]) {
+	start StartWS[C]) {
 	hugeServer := func(t *testing.T, first int64) (*HTTPServer[P], *HugeFrame) {
 		hf := NewHugeFrame(t)
 		var seen atomic.Int64
@@ -50,7 +71,7 @@ func AssertReadLimits[P, C comparable](t *testing.T, tooBig error,
 	t.Run("HugeFrame", func(t *testing.T) {
 		srv, hf := hugeServer(t, 2)
 		hf.AssertBounded(t, func() {
-			c := start(t, srv.URL("/feed"), Limits{}, true)
+			c := start(t, srv.URL("/feed"), Socket(true))
 			st := WaitStatus(t, c, 10*time.Second, "the read limit", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 			t.Logf("default read limit: %v", st.Err)
 			assert.ErrorIs(t, st.Err, tooBig)
@@ -61,24 +82,28 @@ func AssertReadLimits[P, C comparable](t *testing.T, tooBig error,
 	})
 	t.Run("StopWhileStreaming", func(t *testing.T) {
 		srv, _ := hugeServer(t, -1)
-		l := Limits{CloseTimeout: 300 * time.Millisecond}
-		AssertStopBounded(t, start(t, srv.URL("/feed"), l, false), l.CloseTimeout)
+		w := Socket(false)
+		w.CloseTimeout = 300 * time.Millisecond
+		AssertStopBounded(t, start(t, srv.URL("/feed"), w), w.CloseTimeout)
 	})
 	t.Run("Poison", func(t *testing.T) {
 		srv, _ := hugeServer(t, -1)
-		AssertPoisonEnds(t, start(t, srv.URL("/feed"), Limits{ReadLimit: 4 << 10}, true), tooBig, srv.Handshakes.Load)
+		w := Socket(true)
+		w.ReadLimit = 4 << 10
+		AssertPoisonEnds(t, start(t, srv.URL("/feed"), w), tooBig, srv.Handshakes.Load)
 	})
 }
 
-// AssertCopiesOptions checks that New copies Options: start makes a client
-// of url whose Options hold header and subprotocols as given; changing
-// them afterwards changes nothing of the handshakes serve's server sees.
-func AssertCopiesOptions[P, C comparable](t *testing.T, serve FeedWith[P],
-	start func(t *testing.T, url string, header http.Header, subprotocols []string) *Client[C]) {
+// AssertCopiesOptions checks that New copies Options: changing the Header
+// and Subprotocols start was given afterwards changes nothing of the
+// handshakes serve's server sees.
+func AssertCopiesOptions[P, C comparable](t *testing.T, serve FeedWith[P], start StartWS[C]) {
 	got := make(chan http.Header, 4)
 	srv := serve(t, func(_ http.ResponseWriter, r *http.Request) bool { got <- r.Header.Clone(); return false })
+	w := Socket(true)
 	header, subprotocols := http.Header{"X-Room": {"lobby"}}, []string{"prices.v1"}
-	c := start(t, srv.URL("/feed"), header, subprotocols)
+	w.Header, w.Subprotocols = header, subprotocols
+	c := start(t, srv.URL("/feed"), w)
 	header.Set("X-Room", "changed")
 	subprotocols[0] = "changed"
 	h := <-got
