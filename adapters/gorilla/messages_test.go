@@ -114,8 +114,5 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 
 // Messages allocates no more per message than conn.ReadMessage does.
 func TestMessagesAllocatesAsReadDoes(t *testing.T) {
-	testkit.AssertMessagesAllocateAsRead(t, feedWith, start, func(ctx context.Context, c *websocket.Conn) error {
-		_, _, err := c.ReadMessage()
-		return err
-	}, gorilla.Messages)
+	testkit.AssertMessagesAllocateAsRead(t, feedWith, start, readOne, gorilla.Messages)
 }

@@ -41,4 +41,10 @@ func start(t *testing.T, url string, w testkit.WSOptions) *client {
 	return run(t, url, o, w.Read)
 }
 
+// readOne reads one message on c, as a program's loop does.
+func readOne(ctx context.Context, c *websocket.Conn) error {
+	_, _, err := c.Read(ctx)
+	return err
+}
+
 var connected = testkit.Connected

@@ -78,13 +78,13 @@ type WebSocketTarget struct {
 // WebSocketHarness is the harness of a WebSocket adapter (websocket,
 // gorilla) whose constructor is newClient: StartWebSocket's server, the
 // program reading with messages and with a Connections loop whose body
-// is read; its bad constructions are a negative ReadLimit and
+// calls readOne (one message) until it fails; its bad constructions are a negative ReadLimit and
 // PingInterval, an http:// url and a header the handshake sets.
 func WebSocketHarness[C comparable, M any](
 	pkg string,
 	newClient func(w WebSocketTarget, onConnect func(context.Context, C) error) (*supervisor.Supervisor[C], error),
 	messages func(context.Context, *supervisor.Supervisor[C]) iter.Seq2[M, error],
-	read func(context.Context, C) error,
+	readOne func(context.Context, C) error,
 ) Harness {
 	const interval, timeout = 200 * time.Millisecond, time.Second
 	as := func(c Client) *supervisor.Supervisor[C] { return c.(*supervisor.Supervisor[C]) }
@@ -106,7 +106,13 @@ func WebSocketHarness[C comparable, M any](
 			{Name: "Messages", Greets: true, Range: func(ctx context.Context, c Client) iter.Seq2[any, error] {
 				return Seq2(messages(ctx, as(c)))
 			}},
-			Connections(as, read),
+			Connections(as, func(ctx context.Context, c C) error {
+				for {
+					if err := readOne(ctx, c); err != nil {
+						return err
+					}
+				}
+			}),
 		},
 		Bad: []Bad{
 			badWebSocket("ReadLimit", newClient, WebSocketTarget{URL: "ws://h/", ReadLimit: -1}),
