@@ -37,7 +37,7 @@ func run(t *testing.T, url string, o redialws.Options, read bool) *client {
 func start(t *testing.T, url string, w testkit.WSOptions) *client {
 	o := testOptions()
 	o.Header, o.Subprotocols, o.ReadLimit, o.CloseTimeout = w.Header, w.Subprotocols, w.ReadLimit, w.CloseTimeout
-	o.Supervisor.Settings = w.Settings
+	o.Supervisor.Settings, o.WriteOnly = w.Settings, w.WriteOnly
 	return run(t, url, o, w.Read)
 }
 

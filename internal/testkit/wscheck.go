@@ -22,6 +22,7 @@ type WSOptions struct {
 	ReadLimit    int64
 	CloseTimeout time.Duration
 	Settings     supervisor.Settings // SocketSettings, changed by the check
+	WriteOnly    bool
 	Read         bool
 }
 
@@ -119,5 +120,32 @@ func AssertRefusesHandshakeHeaders(t *testing.T, pkg string, newWith func(header
 		err := newWith(http.Header{h: {"permessage-deflate"}})
 		assert.EqualError(t, err, pkg+`: Header "`+http.CanonicalHeaderKey(h)+`": set by the handshake`)
 		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
+	}
+}
+
+// CloseSeen starts an adapter's test server that reads until the
+// connection ends and sends the close code it read (-1: none, the
+// connection just dropped).
+type CloseSeen func(t *testing.T) (url string, got <-chan int)
+
+// AssertStopCloses checks that stopping the supervisor closes a healthy
+// connection with a close frame: closeSeen's server reads 1000 (normal
+// closure), whoever reads on the client's side: the program (Messages),
+// the adapter (WriteOnly), or nobody.
+func AssertStopCloses[C comparable](t *testing.T, closeSeen CloseSeen, start StartWS[C]) {
+	for name, m := range map[string]struct{ read, writeOnly bool }{
+		"program reads": {true, false},
+		"WriteOnly":     {false, true},
+		"nobody reads":  {false, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			url, got := closeSeen(t)
+			w := Socket(m.read)
+			w.WriteOnly = m.writeOnly
+			c := start(t, url, w)
+			WaitStatus(t, c, 5*time.Second, "connection", Connected(1))
+			require.NoError(t, c.Stop())
+			assert.Equal(t, 1000, Receive(t, got, "close seen by the server"))
+		})
 	}
 }
