@@ -25,6 +25,5 @@ var spec = httpcore.WebSocketSpec("websocket", &httpcore.Codes{
 // reason, else CloseHint), are hints; the rest is returned as is.
 func Classify(err error) error { return spec.Classify(err) }
 
-// CloseStatus returns the close code in err's chain (an error of
-// Messages, Status().Err, Run's), or -1 if there is none.
+// CloseStatus returns the close code in err's chain (Messages', Status().Err's, Run's), or -1.
 func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }
