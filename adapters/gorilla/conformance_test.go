@@ -17,8 +17,7 @@ func TestConformance(t *testing.T) {
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
-	return gorilla.New(w.URL, gorilla.Options{
-		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout, ReadLimit: w.ReadLimit,
-		Supervisor: supervisor.Options[*websocket.Conn]{Settings: w.Settings, OnConnect: onConnect},
-	})
+	o := options(w.WSOptions)
+	o.Supervisor.OnConnect = onConnect
+	return gorilla.New(w.URL, o)
 }

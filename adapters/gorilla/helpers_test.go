@@ -33,12 +33,18 @@ func run(t *testing.T, url string, o gorilla.Options, read bool) *client {
 	return testkit.StartNew(t, gorilla.New, gorilla.Messages, url, o, read)
 }
 
+// options are testOptions with w's.
+func options(w testkit.WSOptions) gorilla.Options {
+	o := testOptions()
+	o.Header, o.BeforeConnect, o.Subprotocols, o.ReadLimit = w.Header, w.BeforeConnect, w.Subprotocols, w.ReadLimit
+	o.PingInterval, o.PingTimeout, o.CloseTimeout, o.WriteOnly = w.PingInterval, w.PingTimeout, w.CloseTimeout, w.WriteOnly
+	o.Supervisor.Settings = w.Settings
+	return o
+}
+
 // start is testkit.StartWS.
 func start(t *testing.T, url string, w testkit.WSOptions) *client {
-	o := testOptions()
-	o.Header, o.Subprotocols, o.ReadLimit, o.CloseTimeout = w.Header, w.Subprotocols, w.ReadLimit, w.CloseTimeout
-	o.Supervisor.Settings, o.WriteOnly = w.Settings, w.WriteOnly
-	return run(t, url, o, w.Read)
+	return run(t, url, options(w), w.Read)
 }
 
 // readOne reads one message on c, as a program's loop does.

@@ -1,7 +1,9 @@
 package testkit
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,13 +19,16 @@ import (
 // adapter's start copies each into its Options (zero means the default)
 // and reads Messages when Read is true.
 type WSOptions struct {
-	Header       http.Header
-	Subprotocols []string
-	ReadLimit    int64
-	CloseTimeout time.Duration
-	Settings     supervisor.Settings // SocketSettings, changed by the check
-	WriteOnly    bool
-	Read         bool
+	Header        http.Header
+	BeforeConnect func(context.Context, *url.URL, http.Header) error
+	Subprotocols  []string
+	ReadLimit     int64
+	PingInterval  time.Duration
+	PingTimeout   time.Duration
+	CloseTimeout  time.Duration
+	Settings      supervisor.Settings // SocketSettings, changed by the check
+	WriteOnly     bool
+	Read          bool
 }
 
 // StartWS runs a client of url with w's options, as a WebSocket adapter's
