@@ -3,8 +3,6 @@ package amqp_test
 import (
 	"context"
 	"fmt"
-	"github.com/redial-go/redial/internal/rabbittest"
-	"github.com/stretchr/testify/assert"
 	"iter"
 	"log/slog"
 	"strings"
@@ -12,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/stretchr/testify/assert"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
 	"github.com/stretchr/testify/require"

@@ -8,25 +8,15 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-var spec = httpcore.Spec{
-	Pkg:      "gorilla",
-	Schemes:  []string{"ws", "wss"},
-	Verb:     "handshake",
-	Want:     "a WebSocket upgrade",
-	Item:     "a message",
-	Reserved: httpcore.WebSocketHeaders,
-	Codes: &httpcore.Codes{
-		Of: func(err error) (int, string, bool) {
-			if ce, ok := errors.AsType[*websocket.CloseError](err); ok {
-				return ce.Code, ce.Text, true
-			}
-			return 0, "", false
-		},
-		New: func(code int, reason string) error { return &websocket.CloseError{Code: code, Text: reason} },
+var spec = httpcore.WebSocketSpec("gorilla", &httpcore.Codes{
+	Of: func(err error) (int, string, bool) {
+		if ce, ok := errors.AsType[*websocket.CloseError](err); ok {
+			return ce.Code, ce.Text, true
+		}
+		return 0, "", false
 	},
-	TooBig: websocket.ErrReadLimit,
-	Keep:   []error{websocket.ErrCloseSent, websocket.ErrBadHandshake},
-}
+	New: func(code int, reason string) error { return &websocket.CloseError{Code: code, Text: reason} },
+}, websocket.ErrReadLimit, websocket.ErrCloseSent, websocket.ErrBadHandshake)
 
 // Classify marks this transport's errors as New's supervisor does, with
 // the default CloseHint and without BeforeConnect: adapters/websocket's

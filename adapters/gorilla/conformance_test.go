@@ -13,22 +13,11 @@ import (
 
 // The harness: conformance's WebSocket harness, as for adapters/websocket.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readUntilBroken))
+	conformance.Run(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readOne))
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
-	return gorilla.New(w.URL, gorilla.Options{
-		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout, ReadLimit: w.ReadLimit,
-		Supervisor: supervisor.Options[*websocket.Conn]{Settings: w.Settings, OnConnect: onConnect},
-	})
-}
-
-// readUntilBroken is a program's loop body over a connection: it reads
-// until a read fails.
-func readUntilBroken(_ context.Context, c *websocket.Conn) error {
-	for {
-		if _, _, err := c.NextReader(); err != nil {
-			return err
-		}
-	}
+	o := options(w.WSOptions)
+	o.Supervisor.OnConnect = onConnect
+	return gorilla.New(w.URL, o)
 }

@@ -2,10 +2,7 @@ package gorilla_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,65 +112,7 @@ func TestMessagesOneReaderAtATime(t *testing.T) {
 	})
 }
 
-// Messages allocates no more per message than conn.ReadMessage does. The
-// server has written every message before the count begins (they wait in
-// the socket buffers), so that only the client's allocations are counted.
+// Messages allocates no more per message than conn.ReadMessage does.
 func TestMessagesAllocatesAsReadDoes(t *testing.T) {
-	const n = 2000
-	sent := make(chan struct{})
-	srv := startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
-		p := s.accept(w, r, acceptOpts{})
-		if p == nil {
-			return
-		}
-		defer s.Forget(p)
-		for { // "send N": N messages
-			_, req, err := p.read(r.Context())
-			if err != nil {
-				return
-			}
-			k, _ := strconv.Atoi(strings.TrimPrefix(string(req), "send "))
-			for i := range k {
-				if p.write(r.Context(), websocket.BinaryMessage, []byte(fmt.Sprintf("price %08d", i))) != nil {
-					return
-				}
-			}
-			sent <- struct{}{}
-		}
-	})
-	c := run(t, srv.url("/feed"), testOptions(), false)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := c.Conn(ctx)
-	require.NoError(t, err)
-	fill := func() {
-		require.NoError(t, conn.WriteMessage(websocket.TextMessage, []byte("send "+strconv.Itoa(n))))
-		select {
-		case <-sent:
-		case <-ctx.Done():
-			t.Fatal("the server did not send")
-		}
-	}
-	byRead := func() int {
-		for i := range n {
-			if _, _, err := conn.ReadMessage(); err != nil {
-				return i
-			}
-		}
-		return n
-	}
-	byMessages := func() int {
-		i := 0
-		for _, err := range gorilla.Messages(ctx, c.Supervisor) {
-			if err != nil {
-				break
-			}
-			if i++; i == n {
-				break
-			}
-		}
-		return i
-	}
-	testkit.AssertAllocatesAsRead(t, n, fill, byRead, byMessages)
-	require.NoError(t, c.Stop())
+	testkit.AssertMessagesAllocateAsRead(t, feedWith, start, readOne, gorilla.Messages)
 }

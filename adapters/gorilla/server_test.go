@@ -170,6 +170,18 @@ func startServer(t *testing.T, im impl, handler func(s *server, w http.ResponseW
 	return s
 }
 
+// feedWith is testkit.FeedWith with gorilla's server.
+func feedWith(t *testing.T, first func(http.ResponseWriter, *http.Request) bool) *testkit.HTTPServer[peer] {
+	return startServer(t, impls[0], func(s *server, w http.ResponseWriter, r *http.Request) {
+		if first(w, r) {
+			return
+		}
+		if p := s.accept(w, r, acceptOpts{}); p != nil {
+			s.feed(r.Context(), p)
+		}
+	}).HTTPServer
+}
+
 func (s *server) url(path string) string { return s.URL(path) }
 func (s *server) stop()                  { s.Stop() }
 func (s *server) restart()               { s.Restart() }
@@ -200,7 +212,3 @@ func (s *server) feed(ctx context.Context, p peer) {
 func httpServer(t *testing.T, h func(s *server, w http.ResponseWriter, r *http.Request)) *server {
 	return startServer(t, impls[0], h)
 }
-
-// silentServer accepts TCP connections and never answers: a handshake to it
-// hangs until the client gives up.
-func silentServer(t *testing.T) string { return testkit.Serve(t, nil) }

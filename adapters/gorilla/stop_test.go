@@ -18,7 +18,7 @@ import (
 
 // closeSeen is a server that reads until the connection ends and sends the
 // close code it read (-1: none, the connection just dropped).
-func closeSeen(t *testing.T, im impl) (*server, chan int) {
+func closeSeen(t *testing.T, im impl) (string, <-chan int) {
 	got := make(chan int, 1)
 	srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
 		p := s.accept(w, r, acceptOpts{})
@@ -33,7 +33,7 @@ func closeSeen(t *testing.T, im impl) (*server, chan int) {
 			}
 		}
 	})
-	return srv, got
+	return srv.url("/feed"), got
 }
 
 // Stopping the supervisor closes a healthy connection with a close frame:
@@ -41,26 +41,7 @@ func closeSeen(t *testing.T, im impl) (*server, chan int) {
 // side: the program (Messages), the adapter (WriteOnly), or nobody.
 func TestStopClosesWithNormalClosure(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
-		for name, m := range map[string]struct{ read, writeOnly bool }{
-			"program reads": {true, false},
-			"WriteOnly":     {false, true},
-			"nobody reads":  {false, false},
-		} {
-			t.Run(name, func(t *testing.T) {
-				srv, got := closeSeen(t, im)
-				o := testOptions()
-				o.WriteOnly = m.writeOnly
-				c := run(t, srv.url("/feed"), o, m.read)
-				testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-				require.NoError(t, c.Stop())
-				select {
-				case code := <-got:
-					assert.Equal(t, websocket.CloseNormalClosure, code)
-				case <-time.After(5 * time.Second):
-					t.Fatal("the server saw no close")
-				}
-			})
-		}
+		testkit.AssertStopCloses(t, func(t *testing.T) (string, <-chan int) { return closeSeen(t, im) }, start)
 	})
 }
 
@@ -68,8 +49,8 @@ func TestStopClosesWithNormalClosure(t *testing.T) {
 // it should still be closed with 1000, as when ctx is plainly cancelled.
 func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
 	testkit.ForEachStop(t, func(t *testing.T, ctx context.Context, stop func()) {
-		srv, got := closeSeen(t, impls[0])
-		s, err := gorilla.New(srv.url("/feed"), testOptions())
+		url, got := closeSeen(t, impls[0])
+		s, err := gorilla.New(url, testOptions())
 		require.NoError(t, err)
 		testkit.RunUntil(t, s, gorilla.Messages, ctx, stop)
 		assert.Equal(t, websocket.CloseNormalClosure, testkit.Receive(t, got, "close seen by the server"))

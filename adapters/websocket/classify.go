@@ -8,24 +8,15 @@ import (
 	"github.com/redial-go/redial/internal/httpcore"
 )
 
-var spec = httpcore.Spec{
-	Pkg:      "websocket",
-	Schemes:  []string{"ws", "wss"},
-	Verb:     "handshake",
-	Want:     "a WebSocket upgrade",
-	Item:     "a message",
-	Reserved: httpcore.WebSocketHeaders,
-	Codes: &httpcore.Codes{
-		Of: func(err error) (int, string, bool) {
-			ce, ok := errors.AsType[websocket.CloseError](err)
-			return int(ce.Code), ce.Reason, ok
-		},
-		New: func(code int, reason string) error {
-			return websocket.CloseError{Code: websocket.StatusCode(code), Reason: reason}
-		},
+var spec = httpcore.WebSocketSpec("websocket", &httpcore.Codes{
+	Of: func(err error) (int, string, bool) {
+		ce, ok := errors.AsType[websocket.CloseError](err)
+		return int(ce.Code), ce.Reason, ok
 	},
-	TooBig: websocket.ErrMessageTooBig,
-}
+	New: func(code int, reason string) error {
+		return websocket.CloseError{Code: websocket.StatusCode(code), Reason: reason}
+	},
+}, websocket.ErrMessageTooBig)
 
 // Classify marks this transport's errors as New's supervisor does, with
 // the default CloseHint and without BeforeConnect: handshake 200, 204, 401,
@@ -34,6 +25,5 @@ var spec = httpcore.Spec{
 // reason, else CloseHint), are hints; the rest is returned as is.
 func Classify(err error) error { return spec.Classify(err) }
 
-// CloseStatus returns the close code in err's chain (an error of
-// Messages, Status().Err, Run's), or -1 if there is none.
+// CloseStatus returns the close code in err's chain (Messages', Status().Err's, Run's), or -1.
 func CloseStatus(err error) websocket.StatusCode { return websocket.CloseStatus(err) }

@@ -13,22 +13,11 @@ import (
 
 // The harness: conformance's WebSocket harness, as for adapters/gorilla.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.WebSocketHarness("websocket", newForSuite, redialws.Messages, readUntilBroken))
+	conformance.Run(t, conformance.WebSocketHarness("websocket", newForSuite, redialws.Messages, readOne))
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
-	return redialws.New(w.URL, redialws.Options{
-		Header: w.Header, BeforeConnect: w.BeforeConnect, PingInterval: w.PingInterval, PingTimeout: w.PingTimeout, ReadLimit: w.ReadLimit,
-		Supervisor: supervisor.Options[*websocket.Conn]{Settings: w.Settings, OnConnect: onConnect},
-	})
-}
-
-// readUntilBroken is a program's loop body over a connection: it reads
-// until a read fails.
-func readUntilBroken(ctx context.Context, c *websocket.Conn) error {
-	for {
-		if _, _, err := c.Read(ctx); err != nil {
-			return err
-		}
-	}
+	o := options(w.WSOptions)
+	o.Supervisor.OnConnect = onConnect
+	return redialws.New(w.URL, o)
 }

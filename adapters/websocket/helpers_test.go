@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
-	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/internal/testkit"
@@ -31,13 +30,27 @@ func subscribeOnConnect(o *redialws.Options) {
 // Messages, as a feed program does; both end when the test does.
 func run(t *testing.T, url string, o redialws.Options, read bool) *client {
 	t.Helper()
-	s, err := redialws.New(url, o)
-	require.NoError(t, err)
-	messages := redialws.Messages
-	if !read {
-		messages = nil
-	}
-	return testkit.Start(t, s, messages)
+	return testkit.StartNew(t, redialws.New, redialws.Messages, url, o, read)
+}
+
+// options are testOptions with w's.
+func options(w testkit.WSOptions) redialws.Options {
+	o := testOptions()
+	o.Header, o.BeforeConnect, o.Subprotocols, o.ReadLimit = w.Header, w.BeforeConnect, w.Subprotocols, w.ReadLimit
+	o.PingInterval, o.PingTimeout, o.CloseTimeout, o.WriteOnly = w.PingInterval, w.PingTimeout, w.CloseTimeout, w.WriteOnly
+	o.Supervisor.Settings = w.Settings
+	return o
+}
+
+// start is testkit.StartWS.
+func start(t *testing.T, url string, w testkit.WSOptions) *client {
+	return run(t, url, options(w), w.Read)
+}
+
+// readOne reads one message on c, as a program's loop does.
+func readOne(ctx context.Context, c *websocket.Conn) error {
+	_, _, err := c.Read(ctx)
+	return err
 }
 
 var connected = testkit.Connected

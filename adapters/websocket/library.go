@@ -17,8 +17,7 @@ type library struct {
 	compression  websocket.CompressionMode
 }
 
-// Dial uses a transport of its own, closed before it returns: nothing of
-// a failed attempt stays open.
+// Dial's own transport is closed before it returns: a failed attempt leaves nothing open.
 func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.State) (*websocket.Conn, *http.Response, error) {
 	dctx, cancel := context.WithCancel(ctx)
 	tr := l.NewTransport(dctx)

@@ -32,6 +32,18 @@ func startServer(t *testing.T, handler func(s *server, w http.ResponseWriter, r 
 	return s
 }
 
+// feedWith is testkit.FeedWith with coder/websocket's server.
+func feedWith(t *testing.T, first func(http.ResponseWriter, *http.Request) bool) *testkit.HTTPServer[*websocket.Conn] {
+	return startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		if first(w, r) {
+			return
+		}
+		if c := s.accept(w, r); c != nil {
+			s.feed(r.Context(), c)
+		}
+	}).HTTPServer
+}
+
 func (s *server) url(path string) string { return s.URL(path) }
 func (s *server) stop()                  { s.Stop() }
 func (s *server) restart()               { s.Restart() }
@@ -56,7 +68,3 @@ func (s *server) feed(ctx context.Context, c *websocket.Conn) {
 		s.Received(msg)
 	}
 }
-
-// silentServer accepts TCP connections and never answers: a handshake to it
-// hangs until the client gives up.
-func silentServer(t *testing.T) string { return testkit.Serve(t, nil) }

@@ -5,37 +5,35 @@ import (
 	"crypto/x509"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-// Stopping the supervisor closes a healthy connection with the close
-// handshake: the server reads 1000 (normal closure).
-func TestStopClosesWithNormalClosure(t *testing.T) {
-	got := make(chan websocket.StatusCode, 1)
+// closeSeen is testkit.CloseSeen with coder/websocket's server.
+func closeSeen(t *testing.T) (string, <-chan int) {
+	got := make(chan int, 1)
 	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
 		c := s.accept(w, r)
 		if c == nil {
 			return
 		}
 		defer s.Forget(c)
-		_, _, err := c.Read(r.Context())
-		got <- websocket.CloseStatus(err)
+		for {
+			if _, _, err := c.Read(r.Context()); err != nil {
+				got <- int(websocket.CloseStatus(err))
+				return
+			}
+		}
 	})
-	c := run(t, srv.url("/feed"), testOptions(), true)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
-	require.NoError(t, c.Stop())
-	select {
-	case code := <-got:
-		assert.Equal(t, websocket.StatusNormalClosure, code)
-	case <-time.After(5 * time.Second):
-		t.Fatal("the server saw no close")
-	}
+	return srv.url("/feed"), got
+}
+
+// Stopping the supervisor closes a healthy connection with a close frame,
+// whoever reads.
+func TestStopClosesWithNormalClosure(t *testing.T) {
+	testkit.AssertStopCloses(t, closeSeen, start)
 }
 
 // wss:// with Options.TLS trusting the test server's certificate.

@@ -2,7 +2,6 @@ package websocket_test
 
 import (
 	"context"
-	"net/http"
 	"testing"
 
 	"github.com/coder/websocket"
@@ -17,17 +16,10 @@ import (
 // it should still be closed with 1000, as when ctx is plainly cancelled.
 func TestStopWithDeadlineOrCauseClosesPolitely(t *testing.T) {
 	testkit.ForEachStop(t, func(t *testing.T, ctx context.Context, stop func()) {
-		got := make(chan websocket.StatusCode, 1)
-		srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
-			if c := s.accept(w, r); c != nil {
-				defer s.Forget(c)
-				_, _, err := c.Read(r.Context())
-				got <- websocket.CloseStatus(err)
-			}
-		})
-		s, err := redialws.New(srv.url("/feed"), testOptions())
+		url, got := closeSeen(t)
+		s, err := redialws.New(url, testOptions())
 		require.NoError(t, err)
 		testkit.RunUntil(t, s, redialws.Messages, ctx, stop)
-		assert.Equal(t, websocket.StatusNormalClosure, testkit.Receive(t, got, "close seen by the server"))
+		assert.Equal(t, int(websocket.StatusNormalClosure), testkit.Receive(t, got, "close seen by the server"))
 	})
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"iter"
 	"net/http"
-	"net/url"
 	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
 
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -64,27 +64,22 @@ func StartWebSocket(t testing.TB) *HTTPServer {
 }
 
 // WebSocketTarget is what a WebSocket adapter's harness passes to its
-// constructor for one case.
+// constructor for one case: the url and the options (Read unused).
 type WebSocketTarget struct {
-	URL           string
-	Header        http.Header
-	BeforeConnect func(context.Context, *url.URL, http.Header) error
-	PingInterval  time.Duration
-	PingTimeout   time.Duration
-	ReadLimit     int64
-	Settings      supervisor.Settings
+	URL string
+	testkit.WSOptions
 }
 
 // WebSocketHarness is the harness of a WebSocket adapter (websocket,
 // gorilla) whose constructor is newClient: StartWebSocket's server, the
 // program reading with messages and with a Connections loop whose body
-// is read; its bad constructions are a negative ReadLimit and
+// calls readOne (one message) until it fails; its bad constructions are a negative ReadLimit and
 // PingInterval, an http:// url and a header the handshake sets.
 func WebSocketHarness[C comparable, M any](
 	pkg string,
 	newClient func(w WebSocketTarget, onConnect func(context.Context, C) error) (*supervisor.Supervisor[C], error),
 	messages func(context.Context, *supervisor.Supervisor[C]) iter.Seq2[M, error],
-	read func(context.Context, C) error,
+	readOne func(context.Context, C) error,
 ) Harness {
 	const interval, timeout = 200 * time.Millisecond, time.Second
 	as := func(c Client) *supervisor.Supervisor[C] { return c.(*supervisor.Supervisor[C]) }
@@ -93,10 +88,10 @@ func WebSocketHarness[C comparable, M any](
 		Start: func(t testing.TB) Server { return StartWebSocket(t) },
 		New: func(_ testing.TB, srv Server, o Options) (Client, error) {
 			u, header := Target(o, srv, "ws", "/feed")
-			s, err := newClient(WebSocketTarget{
-				URL: u, Header: header, BeforeConnect: BeforeConnect(o.BeforeConnect),
+			s, err := newClient(WebSocketTarget{URL: u, WSOptions: testkit.WSOptions{
+				Header: header, BeforeConnect: BeforeConnect(o.BeforeConnect),
 				PingInterval: interval, PingTimeout: timeout, Settings: o.Settings,
-			}, OnConnect[C](o.OnConnect))
+			}}, OnConnect[C](o.OnConnect))
 			if err != nil {
 				return nil, err
 			}
@@ -106,13 +101,19 @@ func WebSocketHarness[C comparable, M any](
 			{Name: "Messages", Greets: true, Range: func(ctx context.Context, c Client) iter.Seq2[any, error] {
 				return Seq2(messages(ctx, as(c)))
 			}},
-			Connections(as, read),
+			Connections(as, func(ctx context.Context, c C) error {
+				for {
+					if err := readOne(ctx, c); err != nil {
+						return err
+					}
+				}
+			}),
 		},
 		Bad: []Bad{
-			badWebSocket("ReadLimit", newClient, WebSocketTarget{URL: "ws://h/", ReadLimit: -1}),
-			badWebSocket("PingInterval", newClient, WebSocketTarget{URL: "ws://h/", PingInterval: -1}),
+			badWebSocket("ReadLimit", newClient, WebSocketTarget{"ws://h/", testkit.WSOptions{ReadLimit: -1}}),
+			badWebSocket("PingInterval", newClient, WebSocketTarget{"ws://h/", testkit.WSOptions{PingInterval: -1}}),
 			badWebSocket("url", newClient, WebSocketTarget{URL: "http://h/"}),
-			badWebSocket("Header", newClient, WebSocketTarget{URL: "ws://h/", Header: http.Header{"Sec-Websocket-Extensions": {"x"}}}),
+			badWebSocket("Header", newClient, WebSocketTarget{"ws://h/", testkit.WSOptions{Header: http.Header{"Sec-Websocket-Extensions": {"x"}}}}),
 		},
 		Refusal:  "404",
 		Silent:   supervisor.ErrSilent,

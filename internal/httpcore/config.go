@@ -37,11 +37,15 @@ type Spec struct {
 	Keep     []error
 }
 
-// WebSocketHeaders are the request headers a WebSocket handshake sets
-// itself, canonical: Subprotocols set Sec-WebSocket-Protocol, the
-// compression option Sec-WebSocket-Extensions.
-var WebSocketHeaders = []string{"Connection", "Sec-Websocket-Accept", "Sec-Websocket-Extensions", "Sec-Websocket-Key",
-	"Sec-Websocket-Protocol", "Sec-Websocket-Version", "Upgrade"}
+// WebSocketSpec is the Spec of a WebSocket library named pkg. Reserved are
+// the headers a handshake sets itself: Subprotocols set
+// Sec-WebSocket-Protocol, the compression option Sec-WebSocket-Extensions.
+func WebSocketSpec(pkg string, codes *Codes, tooBig error, keep ...error) Spec {
+	return Spec{Pkg: pkg, Schemes: []string{"ws", "wss"}, Verb: "handshake", Want: "a WebSocket upgrade", Item: "a message",
+		Reserved: []string{"Connection", "Sec-Websocket-Accept", "Sec-Websocket-Extensions", "Sec-Websocket-Key",
+			"Sec-Websocket-Protocol", "Sec-Websocket-Version", "Upgrade"},
+		Codes: codes, TooBig: tooBig, Keep: keep}
+}
 
 // Codes reads and rebuilds the close frames of the library's errors.
 type Codes struct {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -48,6 +50,19 @@ func Start[C comparable, M any](t testing.TB, s *supervisor.Supervisor[C], read 
 	}
 	t.Cleanup(func() { c.Stop() })
 	return c
+}
+
+// StartNew starts newS(url, o) as Start does, with the loop over read
+// only when loop is true.
+func StartNew[C comparable, M, O any](t testing.TB, newS func(string, O) (*supervisor.Supervisor[C], error),
+	read func(context.Context, *supervisor.Supervisor[C]) iter.Seq2[M, error], url string, o O, loop bool) *Client[C] {
+	t.Helper()
+	s, err := newS(url, o)
+	require.NoError(t, err)
+	if !loop {
+		read = nil
+	}
+	return Start(t, s, read)
 }
 
 // Stop ends Run, then the loop, and returns Run's error.

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
@@ -76,4 +77,22 @@ func AssertFlapping(t testing.TB, s Subscriber, base, cap, window time.Duration,
 	assert.LessOrEqual(t, got, int64(allowed))
 	assert.GreaterOrEqual(t, got, least, "the client did come back")
 	AssertGrowing(t, planned, base)
+}
+
+// AssertFlappingNeverResets checks, for start's reading client, against serve's server completing every handshake and
+// dropping the connection at once, without a close frame: the client keeps
+// backing off, as AssertFlapping checks.
+func AssertFlappingNeverResets[P, C comparable](t *testing.T, serve FeedWith[P], start StartWS[C]) {
+	const base, maxWait = 20 * time.Millisecond, time.Second
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if raw, _, err := upgradeByHand(w, r); err == nil {
+			_ = raw.Close()
+		}
+		return true
+	})
+	w := Socket(true)
+	w.Settings.Backoff = Fast(base, maxWait)
+	c := start(t, srv.URL("/feed"), w)
+	AssertFlapping(t, c, base, maxWait, 1500*time.Millisecond, 3, srv.Handshakes.Load)
+	require.NoError(t, c.Stop())
 }

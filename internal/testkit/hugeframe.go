@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"bufio"
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
@@ -41,8 +42,7 @@ func NewHugeFrame(t testing.TB) *HugeFrame {
 
 // Serve answers the handshake of r and streams the frame.
 func (h *HugeFrame) Serve(w http.ResponseWriter, r *http.Request) {
-	sum := sha1.Sum([]byte(r.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
-	raw, rw, err := http.NewResponseController(w).Hijack()
+	raw, rw, err := upgradeByHand(w, r)
 	if err != nil {
 		return
 	}
@@ -50,8 +50,6 @@ func (h *HugeFrame) Serve(w http.ResponseWriter, r *http.Request) {
 	h.raws = append(h.raws, raw)
 	h.mu.Unlock()
 	defer raw.Close()
-	_, _ = rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-		"Sec-WebSocket-Accept: " + base64.StdEncoding.EncodeToString(sum[:]) + "\r\n\r\n")
 	header := []byte{0x82, 127, 0, 0, 0, 0, 0, 0, 0, 0} // FIN, binary, 64-bit length
 	binary.BigEndian.PutUint64(header[2:], 1<<30)
 	_, _ = rw.Write(header)
@@ -97,4 +95,21 @@ func (h *HugeFrame) AssertBounded(t testing.TB, refused func()) {
 	assert.Less(t, allocated, uint64(64<<20), "memory stays bounded")
 	assert.Less(t, sent, int64(64<<20), "the client stopped reading near the limit")
 	assert.Less(t, longest, time.Second, "the client hung up at once, without a close handshake that reads on")
+}
+
+// upgradeByHand hijacks r's connection and answers its WebSocket
+// handshake with 101, flushed.
+func upgradeByHand(w http.ResponseWriter, r *http.Request) (net.Conn, *bufio.ReadWriter, error) {
+	sum := sha1.Sum([]byte(r.Header.Get("Sec-WebSocket-Key") + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	raw, rw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	_, _ = rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Accept: " + base64.StdEncoding.EncodeToString(sum[:]) + "\r\n\r\n")
+	if err := rw.Flush(); err != nil {
+		_ = raw.Close()
+		return nil, nil, err
+	}
+	return raw, rw, nil
 }

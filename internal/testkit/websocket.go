@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"log"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -217,4 +218,35 @@ func AssertPoisonEnds[C comparable](t testing.TB, c *Client[C], tooBig error, ha
 	assert.Contains(t, err.Error(), "a message over ReadLimit (4096 bytes) broke 3 connections in a row at the same place: giving up")
 	assert.Len(t, c.ReadErrs, 3, "each break yielded once")
 	assert.Equal(t, int64(3), handshakes())
+}
+
+// AssertHandshakeBounded checks, for start's reading client, against servers that
+// accept the TCP connection and never answer the handshake: the attempt
+// ends at ConnectTimeout, and a stop during the handshake ends it at once.
+// (The same through toxiproxy latency is in internal/e2e/adapters.)
+func AssertHandshakeBounded[C comparable](t *testing.T, start StartWS[C]) {
+	t.Run("ConnectTimeout", func(t *testing.T) {
+		w := Socket(true)
+		w.Settings.ConnectTimeout = 300 * time.Millisecond
+		began := time.Now() // the first attempt is immediate
+		c := start(t, "ws://"+Serve(t, nil)+"/feed", w)
+		AssertAttemptTimesOut(t, c, began, w.Settings.ConnectTimeout)
+		require.NoError(t, c.Stop())
+	})
+	t.Run("Stop", func(t *testing.T) {
+		accepted := make(chan struct{}, 1)
+		addr := Serve(t, func(c net.Conn) { // reads the request, never answers
+			accepted <- struct{}{}
+			_, _ = io.Copy(io.Discard, c)
+		})
+		w := Socket(true)
+		w.Settings.ConnectTimeout = time.Minute
+		c := start(t, "ws://"+addr+"/feed", w)
+		<-accepted // the handshake is under way
+		began := time.Now()
+		require.NoError(t, c.Stop())
+		took := time.Since(began)
+		t.Logf("Run returned %v after the stop, during the handshake", took)
+		assert.Less(t, took, 500*time.Millisecond)
+	})
 }

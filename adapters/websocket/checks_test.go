@@ -1,0 +1,15 @@
+package websocket_test
+
+import (
+	"testing"
+
+	"github.com/coder/websocket"
+
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// The checks every WebSocket adapter keeps (testkit.AssertWebSocket):
+// ReadLimit, Options copied, a flapping server, a handshake never answered.
+func TestWebSocketChecks(t *testing.T) {
+	testkit.AssertWebSocket(t, websocket.ErrMessageTooBig, feedWith, start)
+}
