@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -164,6 +165,8 @@ func TestTenThousandPublishesAcrossThreeRestarts(t *testing.T) {
 			t.Log("DIAG", b.Ctl(t, "list_queues", "name", "durable", "messages_ready", "messages_unacknowledged", "consumers"))
 			t.Log("DIAG", b.Ctl(t, "list_consumers", "queue_name", "channel_pid", "consumer_tag", "ack_required", "prefetch_count", "active"))
 			t.Log("DIAG", b.Ctl(t, "list_channels", "name", "consumer_count", "messages_unacknowledged", "prefetch_count", "confirm"))
+			buf := make([]byte, 1<<20)
+			t.Log("DIAG goroutines\n", string(buf[:runtime.Stack(buf, true)]))
 			t.Fatalf("lost %d confirmed messages: %v", len(l.lost()), l.lost()[:min(20, len(l.lost()))])
 		}
 	}
