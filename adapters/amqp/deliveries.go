@@ -32,11 +32,18 @@ func (d Delivery) Nack(multiple, requeue bool) error {
 // Reject rejects the delivery, requeued or dead-lettered.
 func (d Delivery) Reject(requeue bool) error { return d.stale("reject", d.Delivery.Reject(requeue)) }
 
+// stale says why an ack, nack or reject failed. amqp091 sends them without
+// waiting for an answer, so any error means the delivery's connection is
+// closed (ErrClosed) or breaking (the socket's write error, while the
+// connection's shutdown runs): the broker never got it.
 func (d Delivery) stale(op string, err error) error {
+	if err == nil {
+		return nil
+	}
 	if errors.Is(err, amqp091.ErrClosed) {
 		return fmt.Errorf("amqp: %s of delivery %d: %w", op, d.DeliveryTag, ErrStaleDelivery)
 	}
-	return err
+	return fmt.Errorf("amqp: %s of delivery %d: %w: %w", op, d.DeliveryTag, ErrStaleDelivery, err)
 }
 
 // consumeError is a consumer's refusal, its queue named, its cause safe.

@@ -158,6 +158,11 @@ func TestTenThousandPublishesAcrossThreeRestarts(t *testing.T) {
 				t.Log("DIAG missed", m)
 			}
 			t.Log("DIAG arrivals", len(l.arrivals), "refusals", l.refusals)
+			select {
+			case <-consumed:
+				t.Log("DIAG the consumer's loop ended:", consumerErr)
+			default:
+			}
 			l.mu.Unlock()
 			for _, tr := range cons.History() {
 				t.Log("DIAG", tr.At.Format("15:04:05.000"), tr.From, "->", tr.To, tr.Err)
