@@ -107,8 +107,8 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		if w != nil {
 			_ = w.Close() // a failed handshake may leave amqp091's reader on it
 		}
-		if ended(ctx) { // the attempt ended the login, not the broker
-			return nil, c.safe(fmt.Errorf("%s%w", c.at(i), context.Cause(ctx)))
+		if why := ended(ctx); why != nil { // the attempt ended the login, not the broker
+			return nil, c.safe(fmt.Errorf("%s%w", c.at(i), why))
 		}
 		return nil, c.loginError(i, err)
 	}
@@ -134,11 +134,16 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 	return conn, nil
 }
 
-// ended reports whether ctx ended, or reached its deadline (the socket's,
-// which may fire before ctx's timer does).
-func ended(ctx context.Context) bool {
-	dl, ok := ctx.Deadline()
-	return ctx.Err() != nil || ok && !time.Now().Before(dl)
+// ended says why ctx ended, also when only its deadline has passed (the
+// socket's, which may fire before ctx's timer does); nil while it runs.
+func ended(ctx context.Context) error {
+	if why := context.Cause(ctx); why != nil {
+		return why
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // loginError is Connect's error for a failed dial or login on endpoint
