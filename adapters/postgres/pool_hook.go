@@ -36,11 +36,13 @@ func (r *hookRunner) call(ctx context.Context, wake func(), f func(context.Conte
 				if r.over.Load() {
 					panic(v)
 				}
-				if r.panicked.CompareAndSwap(nil, &hookPanic{v}) {
+				first := r.panicked.CompareAndSwap(nil, &hookPanic{v})
+				// The dial's error first: wake ends the pool, and with it ctx.
+				done <- &hookError{fmt.Errorf("panicked: %v: %w", v, supervisor.ErrPanicked)}
+				if first {
 					close(r.crashed)
 					wake()
 				}
-				done <- &hookError{fmt.Errorf("panicked: %v: %w", v, supervisor.ErrPanicked)}
 			}
 		}()
 		done <- f(ctx)
