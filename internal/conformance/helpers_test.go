@@ -43,7 +43,7 @@ func TestShownFindsEveryForm(t *testing.T) {
 		assert.True(t, failed, "the %s (%s) went unseen", f.secret, f.name)
 		assert.Contains(t, msg, "Status.Err")
 	}
-	assert.Contains(t, strings.Join(reachableStrings(struct{ e error }{fmt.Errorf("x: %w", errors.New(tok))}), " "), tok,
+	assert.Contains(t, strings.Join(ReachableStrings(struct{ e error }{fmt.Errorf("x: %w", errors.New(tok))}), " "), tok,
 		"reflection reaches a wrapped error's text")
 }
 

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -30,52 +30,9 @@ func shown(s *supervisor.Supervisor[*conn], logs *bytes.Buffer, more ...error) s
 		fmt.Fprintln(&b, tr.Err)
 	}
 	for _, err := range append(more, s.Status().Err, s.Err()) {
-		fmt.Fprintln(&b, err, strings.Join(reachableStrings(err), " "))
+		fmt.Fprintln(&b, err, strings.Join(conformance.ReachableStrings(err), " "))
 	}
 	return b.String()
-}
-
-// reachableStrings returns every string reachable from v by reflection,
-// unexported fields included: what a reflective logger could print.
-func reachableStrings(v any) []string {
-	var out []string
-	seen := map[uintptr]bool{}
-	var walk func(reflect.Value, int)
-	walk = func(v reflect.Value, depth int) {
-		if !v.IsValid() || depth > 50 {
-			return
-		}
-		switch v.Kind() {
-		case reflect.String:
-			out = append(out, v.String())
-		case reflect.Pointer:
-			if !v.IsNil() && !seen[v.Pointer()] {
-				seen[v.Pointer()] = true
-				walk(v.Elem(), depth+1)
-			}
-		case reflect.Interface:
-			walk(v.Elem(), depth+1)
-		case reflect.Struct:
-			for i := range v.NumField() {
-				walk(v.Field(i), depth+1)
-			}
-		case reflect.Slice, reflect.Array:
-			if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
-				out = append(out, string(v.Bytes()))
-				return
-			}
-			for i := range v.Len() {
-				walk(v.Index(i), depth+1)
-			}
-		case reflect.Map:
-			for _, k := range v.MapKeys() {
-				walk(k, depth+1)
-				walk(v.MapIndex(k), depth+1)
-			}
-		}
-	}
-	walk(reflect.ValueOf(v), 0)
-	return out
 }
 
 // TestSecretsEchoedAreMasked: a server that echoes every credential it got
