@@ -1,15 +1,14 @@
 package backoff
 
 import (
-	crand "crypto/rand"
-	"encoding/binary"
 	"math/bits"
 	"math/rand/v2"
 	"time"
 )
 
 // Backoff computes the delays between attempts. It owns its random generator
-// (a math/rand/v2 PCG held by value, never the global source). A Backoff is
+// (a math/rand/v2 PCG held by value, seeded once from the global source,
+// which the runtime seeds from the operating system). A Backoff is
 // not safe for concurrent use: one goroutine owns it.
 type Backoff struct {
 	rng      rand.PCG
@@ -21,7 +20,7 @@ type Backoff struct {
 }
 
 // New returns a Backoff for c. Zero fields take their defaults:
-// Decorrelated, Base 1s, Cap 1 minute, a seed from crypto/rand. A bad field
+// Decorrelated, Base 1s, Cap 1 minute, a random seed. A bad field
 // (a negative Base or Cap, a Cap above 24h or below Base, an unknown
 // Strategy) is an error wrapping ErrInvalidOptions that names it.
 func New(c Config) (*Backoff, error) {
@@ -33,9 +32,7 @@ func New(c Config) (*Backoff, error) {
 	if c.Seed != 0 {
 		b.rng.Seed(c.Seed, c.Seed^0x9e3779b97f4a7c15)
 	} else {
-		var s [16]byte
-		_, _ = crand.Read(s[:]) // never fails (crypto/rand crashes the program rather)
-		b.rng.Seed(binary.LittleEndian.Uint64(s[:8]), binary.LittleEndian.Uint64(s[8:]))
+		b.rng.Seed(rand.Uint64(), rand.Uint64())
 	}
 	b.Reset()
 	return b, nil

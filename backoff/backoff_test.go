@@ -102,7 +102,7 @@ func TestSeedReproducesAndBackoffsAreIndependent(t *testing.T) {
 	a := mustNew(t, backoff.Config{Seed: 42})
 	b := mustNew(t, backoff.Config{Seed: 42})
 	c := mustNew(t, backoff.Config{Seed: 43})
-	x := mustNew(t, backoff.Config{}) // crypto/rand seeded
+	x := mustNew(t, backoff.Config{}) // randomly seeded
 	y := mustNew(t, backoff.Config{})
 	same, diffSeed, diffRandom := true, false, false
 	for range 20 {

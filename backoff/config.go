@@ -49,13 +49,13 @@ const (
 var ErrInvalidOptions = opterr.ErrInvalid
 
 // Config describes a Backoff. Its zero value is the default: Decorrelated
-// jitter with Base 1s and Cap 1 minute, seeded from crypto/rand.
+// jitter with Base 1s and Cap 1 minute, randomly seeded.
 type Config struct {
 	Strategy Strategy
 	Base     time.Duration // 0 means 1s
 	Cap      time.Duration // 0 means 1 minute; at most 24h
 	// Seed fixes the generator for reproducible runs; 0 means seeded from
-	// crypto/rand. Backoffs built from one non-zero Seed draw the same
+	// math/rand/v2's global source. Backoffs built from one non-zero Seed draw the same
 	// sequence, so give each client its own seed.
 	Seed uint64
 }

@@ -5,8 +5,6 @@ package policy
 
 import (
 	"cmp"
-	crand "crypto/rand"
-	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -167,16 +165,14 @@ func jitter(d time.Duration, seed, mix uint64) (*backoff.Backoff, error) {
 }
 
 // seedPCG seeds g as backoff.New seeds its generator: from seed^mix when
-// seed is set (a reproducible run), else from crypto/rand.
+// seed is set (a reproducible run), else from math/rand/v2's global source.
 func seedPCG(g *rand.PCG, seed, mix uint64) {
 	if seed != 0 {
 		s := seed ^ mix
 		g.Seed(s, s^0x9e3779b97f4a7c15)
 		return
 	}
-	var b [16]byte
-	_, _ = crand.Read(b[:]) // never fails (crypto/rand crashes the program rather)
-	g.Seed(binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:]))
+	g.Seed(rand.Uint64(), rand.Uint64())
 }
 
 // below returns a uniform value in [0, n), n > 0 (Lemire's
