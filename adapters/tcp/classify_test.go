@@ -2,7 +2,6 @@ package tcp_test
 
 import (
 	"context"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -32,10 +31,6 @@ func TestClassify(t *testing.T) {
 		{context.DeadlineExceeded, false, "deadline"},
 		{op(&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}), false, `host "x.invalid" not found in DNS`},
 		{op(&net.DNSError{Err: "server misbehaving", Name: "x.invalid", IsTemporary: true}), false, `DNS lookup of "x.invalid" failed`},
-		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), true, "unknown authority"},
-		{x509.HostnameError{Certificate: &x509.Certificate{}, Host: "h"}, true, "h"},
-		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.NotAuthorizedToSign}, true, "not authorized"},
-		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.Expired}, false, "expired"},
 		{backoff.Permanent(errors.New("already")), true, "already"},
 	} {
 		got := tcp.Classify(tc.err)

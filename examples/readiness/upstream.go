@@ -40,9 +40,16 @@ func (u *upstream) run(ln net.Listener) {
 	u.wg.Go(func() { u.serve(ln) })
 }
 
-// track remembers c until it is closed by stop or by its handler.
-func (u *upstream) track(c io.Closer) (untrack func()) {
+// track remembers c, accepted on ln, until it is closed by Stop or by its
+// handler. A handler may get there after Stop (a WebSocket handshake ends
+// before its handler tracks the connection): c is then closed at once.
+func (u *upstream) track(ln net.Listener, c io.Closer) (untrack func()) {
 	u.mu.Lock()
+	if u.ln != ln {
+		u.mu.Unlock()
+		_ = c.Close()
+		return func() {}
+	}
 	u.conns[c] = struct{}{}
 	u.mu.Unlock()
 	return func() {
@@ -91,7 +98,7 @@ func tcpEcho(u *upstream, ln net.Listener) {
 		if err != nil {
 			return
 		}
-		untrack := u.track(c)
+		untrack := u.track(ln, c)
 		u.wg.Go(func() {
 			defer untrack()
 			defer c.Close()
@@ -107,11 +114,11 @@ func wsFeed(u *upstream, ln net.Listener) {
 		if err != nil {
 			return
 		}
-		untrack := u.track(&closer{c.CloseNow})
+		untrack := u.track(ln, &closer{c.CloseNow})
 		defer untrack()
 		<-c.CloseRead(r.Context()).Done()
 	})}
-	untrack := u.track(srv)
+	untrack := u.track(ln, srv)
 	defer untrack()
 	_ = srv.Serve(ln)
 }

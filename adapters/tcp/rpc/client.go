@@ -7,8 +7,9 @@ import (
 
 	"github.com/cenkalti/rpc2"
 
-	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/adapters/tcp/internal/dial"
+	"github.com/redial-go/redial/adapters/tcp/internal/tlsdial"
+	"github.com/redial-go/redial/adapters/tcp/tcptls"
 	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -30,7 +31,7 @@ type Client struct {
 // supervisor.ErrInvalidOptions that names it: `rpc: Handlers["M"]: nil
 // func`.
 func New(address string, o Options) (*Client, error) {
-	d, err := dial.New("rpc", address, o.Replicas, o.dialOptions())
+	d, err := dial.New("rpc", address, o.Replicas, o.dialOptions(), tlsdial.Layer(o.TLS))
 	if err != nil {
 		return nil, err
 	}
@@ -117,9 +118,9 @@ func (r *Client) CallClient(ctx context.Context, client *rpc2.Client, method str
 	return nil
 }
 
-// Classify sorts errors for the supervisor as tcp.Classify does: DNS
+// Classify sorts errors for the supervisor as tcptls.Classify does: DNS
 // failures said plainly, TLS misconfiguration permanent, a keep-alive or
 // TCP_USER_TIMEOUT expiry wrapping supervisor.ErrSilent. A ping without
 // a reply wraps supervisor.ErrSilent already; a server without the ping
 // method is permanent already.
-func Classify(err error) error { return tcp.Classify(err) }
+func Classify(err error) error { return tcptls.Classify(err) }

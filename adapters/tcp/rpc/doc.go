@@ -1,6 +1,7 @@
 // Package rpc keeps bidirectional RPC sessions (github.com/cenkalti/rpc2)
-// over TCP or TLS alive under a supervisor. It dials as package
-// adapters/tcp does and sorts errors as tcp.Classify does.
+// over TCP or TLS alive under a supervisor. It dials as packages
+// adapters/tcp and adapters/tcp/tcptls do and sorts errors as
+// tcptls.Classify does.
 //
 // New returns a Client: a new rpc2 client per connection, with
 // Options.Handlers (the methods the server calls on the client) registered

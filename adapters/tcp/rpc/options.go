@@ -24,8 +24,10 @@ const (
 // Options configures an RPC client; see New. The zero value of every
 // field means its documented default.
 type Options struct {
-	// TLS, KeepAlive, DisableKeepAlive, UserTimeout and Resolver say how to
-	// dial, as in tcp.Options, with the same defaults.
+	// TLS, if set, makes every connection TLS, as in tcptls.Options (an
+	// empty ServerName is the address's host). KeepAlive, DisableKeepAlive,
+	// UserTimeout and Resolver say how to dial, as in tcp.Options, with the
+	// same defaults.
 	TLS              *tls.Config
 	KeepAlive        net.KeepAliveConfig
 	DisableKeepAlive bool
@@ -66,7 +68,6 @@ type Options struct {
 // dialOptions returns the dial part of o.
 func (o Options) dialOptions() dial.Options {
 	return dial.Options{
-		TLS:              o.TLS,
 		KeepAlive:        o.KeepAlive,
 		DisableKeepAlive: o.DisableKeepAlive,
 		UserTimeout:      o.UserTimeout,

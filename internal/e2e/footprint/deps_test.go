@@ -27,3 +27,20 @@ func TestSupervisingLinksNoHTTP(t *testing.T) {
 		assert.Empty(t, bad, "%s links HTTP or template packages", pkg)
 	}
 }
+
+// TestPlainTCPLinksNoCryptography: what supervises plain TCP imports no
+// crypto package (crypto/tls's package initialisation alone is 1.3 MB);
+// TLS is in adapters/tcp/tcptls.
+func TestPlainTCPLinksNoCryptography(t *testing.T) {
+	for _, pkg := range []string{"backoff", "health", "supervisor", "adapters/tcp"} {
+		out, err := exec.Command("go", "list", "-deps", "github.com/redial-go/redial/"+pkg).CombinedOutput()
+		require.NoError(t, err, "go list -deps %s:\n%s", pkg, out)
+		var crypto []string
+		for _, d := range strings.Fields(string(out)) {
+			if d == "crypto" || strings.HasPrefix(d, "crypto/") {
+				crypto = append(crypto, d)
+			}
+		}
+		assert.Empty(t, crypto, "%s links cryptography", pkg)
+	}
+}

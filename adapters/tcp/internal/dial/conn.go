@@ -2,7 +2,6 @@ package dial
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -14,7 +13,7 @@ import (
 // close_notify written to a stalled peer could block for seconds. A conn
 // the program closed already is not an error.
 func Close(conn net.Conn) error {
-	if tc, ok := conn.(*tls.Conn); ok {
+	if tc, ok := conn.(layered); ok {
 		conn = tc.NetConn()
 	}
 	if err := conn.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
@@ -27,8 +26,8 @@ func Close(conn net.Conn) error {
 // a TLS connection is closed without a close_notify alert, which could
 // block for seconds on a stalled peer.
 func DropOnClose(conn net.Conn) io.ReadWriteCloser {
-	if tc, ok := conn.(*tls.Conn); ok {
-		return rawClose{Conn: tc, raw: tc.NetConn()}
+	if tc, ok := conn.(layered); ok {
+		return rawClose{Conn: conn, raw: tc.NetConn()}
 	}
 	return conn
 }

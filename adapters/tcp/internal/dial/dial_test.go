@@ -1,7 +1,8 @@
 package dial
 
 import (
-	"crypto/tls"
+	"context"
+	"errors"
 	"net"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -30,17 +32,44 @@ func TestValidateFillsDefaults(t *testing.T) {
 	assert.Zero(t, o.KeepAlive, "disabled: no defaults filled in")
 }
 
-// The TLS config is the dialer's own: a program that changes its config
-// afterwards changes nothing.
-func TestNewClonesTLS(t *testing.T) {
-	cfg := &tls.Config{ServerName: "a"}
-	d, err := New("tcp", "h:1", nil, Options{TLS: cfg})
+func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
+	srv := testkit.StartServer(t, testkit.Echo)
+	d, err := New("tcp", srv.Addr, nil, Options{}, nil)
 	require.NoError(t, err)
-	cfg.ServerName = "b"
-	require.NotNil(t, d.tls)
-	assert.NotSame(t, cfg, d.tls.Config)
-	assert.Equal(t, "a", d.tls.Config.ServerName)
-	assert.Equal(t, []string{"h:1"}, d.Addrs())
+	c := &connector{d: d}
+	conn, err := c.Connect(t.Context())
+	require.NoError(t, err)
+	require.NoError(t, conn.Close())
+	assert.NoError(t, c.Close(conn))
+	_, err = conn.Write([]byte("x"))
+	assert.ErrorIs(t, err, net.ErrClosed)
+}
+
+// A Layer that fails leaves no connection open and says whose handshake
+// failed; one that works gives the program its connection.
+func TestDialRunsTheLayer(t *testing.T) {
+	srv := testkit.StartServer(t, testkit.Echo)
+	var raws []net.Conn
+	fail := func(_ context.Context, raw net.Conn, addr string) (net.Conn, error) {
+		raws = append(raws, raw)
+		return nil, errors.New("no")
+	}
+	d, err := New("tcp", srv.Addr, nil, Options{}, fail)
+	require.NoError(t, err)
+	_, err = d.Dial(t.Context(), 0)
+	assert.EqualError(t, err, "tls handshake with "+srv.Addr+": no")
+	require.Len(t, raws, 1)
+	_, err = raws[0].Write([]byte("x"))
+	assert.ErrorIs(t, err, net.ErrClosed, "the raw connection was closed")
+
+	type wrapped struct{ net.Conn }
+	ok := func(_ context.Context, raw net.Conn, _ string) (net.Conn, error) { return wrapped{raw}, nil }
+	d, err = New("tcp", srv.Addr, nil, Options{}, ok)
+	require.NoError(t, err)
+	conn, err := d.Dial(t.Context(), 0)
+	require.NoError(t, err)
+	assert.IsType(t, wrapped{}, conn)
+	require.NoError(t, Close(conn))
 }
 
 func TestErrorsSayThePackage(t *testing.T) {
@@ -48,10 +77,10 @@ func TestErrorsSayThePackage(t *testing.T) {
 		"tcp": `tcp: address "h": missing port in address`,
 		"rpc": `rpc: address "h": missing port in address`,
 	} {
-		_, err := New(pkg, "h", nil, Options{})
+		_, err := New(pkg, "h", nil, Options{}, nil)
 		assert.EqualError(t, err, want)
 		assert.ErrorIs(t, err, opterr.ErrInvalid)
 	}
-	_, err := New("rpc", "h:1", nil, Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}})
+	_, err := New("rpc", "h:1", nil, Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}}, nil)
 	assert.EqualError(t, err, "rpc: KeepAlive.Idle -1s: negative")
 }

@@ -2,7 +2,6 @@ package dial
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net"
 	"syscall"
@@ -13,14 +12,14 @@ import (
 type Dialer struct {
 	addrs []string // the address, then the replicas: the endpoints
 	net   *net.Dialer
-	tls   *tls.Dialer // nil: plain TCP
+	layer Layer
 }
 
 // New checks address, replicas and o, reporting a bad one as pkg's error
 // (wrapping supervisor.ErrInvalidOptions), and returns a Dialer of
-// address and its replicas, the endpoints 0, 1, ... o is copied: its TLS
-// config is cloned.
-func New(pkg, address string, replicas []string, o Options) (*Dialer, error) {
+// address and its replicas, the endpoints 0, 1, ..., whose connections
+// layer, if set, makes.
+func New(pkg, address string, replicas []string, o Options, layer Layer) (*Dialer, error) {
 	if err := checkAddress(pkg, "address", address); err != nil {
 		return nil, err
 	}
@@ -44,24 +43,24 @@ func New(pkg, address string, replicas []string, o Options) (*Dialer, error) {
 	if o.DisableKeepAlive {
 		nd.KeepAlive = -1
 	}
-	d := &Dialer{addrs: append([]string{address}, replicas...), net: nd}
-	if o.TLS != nil {
-		d.tls = &tls.Dialer{NetDialer: nd, Config: o.TLS}
-	}
+	d := &Dialer{addrs: append([]string{address}, replicas...), net: nd, layer: layer}
 	return d, nil
 }
 
 // Addrs returns the addresses it dials: the endpoints.
 func (d *Dialer) Addrs() []string { return d.addrs }
 
-// Dial connects to endpoint i (and completes the TLS handshake) within ctx.
+// Dial connects to endpoint i (and runs the Layer, TLS's handshake) within
+// ctx.
 func (d *Dialer) Dial(ctx context.Context, i int) (net.Conn, error) {
 	addr := d.addrs[i]
-	if d.tls == nil {
-		return d.net.DialContext(ctx, "tcp", addr)
+	raw, err := d.net.DialContext(ctx, "tcp", addr)
+	if err != nil || d.layer == nil {
+		return raw, err
 	}
-	c, err := d.tls.DialContext(ctx, "tcp", addr)
+	c, err := d.layer(ctx, raw, addr)
 	if err != nil {
+		_ = raw.Close()
 		if _, ok := err.(*net.OpError); !ok {
 			err = fmt.Errorf("tls handshake with %s: %w", addr, err)
 		}

@@ -1,7 +1,6 @@
 package dial
 
 import (
-	"crypto/tls"
 	"errors"
 	"net"
 	"time"
@@ -21,9 +20,9 @@ const (
 )
 
 // Options are the dial options of tcp.Options and rpc.Options, which
-// document them; both have every field, with the same name and type.
+// document them; both have every field, with the same name and type (TLS,
+// where there is one, is a Layer).
 type Options struct {
-	TLS              *tls.Config
 	KeepAlive        net.KeepAliveConfig
 	DisableKeepAlive bool
 	UserTimeout      time.Duration
@@ -48,7 +47,7 @@ func checkAddress(pkg, field, address string) error {
 }
 
 // validate checks o, reporting errors as pkg's, and returns it with the
-// defaults filled in and TLS cloned.
+// defaults filled in.
 func (o Options) validate(pkg string) (Options, error) {
 	if o.UserTimeout < 0 {
 		return o, opterr.New(pkg, "UserTimeout", o.UserTimeout, "negative")
@@ -58,9 +57,6 @@ func (o Options) validate(pkg string) (Options, error) {
 	}
 	if o.UserTimeout == 0 {
 		o.UserTimeout = defaultUserTimeout
-	}
-	if o.TLS != nil {
-		o.TLS = o.TLS.Clone()
 	}
 	k, err := keepAlive(pkg, o.KeepAlive, o.DisableKeepAlive)
 	o.KeepAlive = k

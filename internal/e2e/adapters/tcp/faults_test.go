@@ -1,6 +1,7 @@
 package tcp_test
 
 import (
+	"crypto/tls"
 	"net"
 	"os"
 	"testing"
@@ -56,13 +57,14 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 			proxy := toxitest.New(t, testkit.StartServer(t, tc.handle).Addr)
 			proxy.Latency(t, "slow", latency)
 			o := tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{ConnectTimeout: connectTimeout}}}
+			var cfg *tls.Config
 			if tc.tls {
-				o.TLS = clientTLS
+				cfg = clientTLS
 			}
 			if tc.hello {
 				o.Handshake = readHello
 			}
-			s := newTCP(t, proxy.Addr(), o)
+			s := newLink(t, proxy.Addr(), cfg, o)
 			ch, unsub := s.Subscribe()
 			defer unsub()
 			start := time.Now() // the first attempt is immediate

@@ -2,6 +2,7 @@ package tcp_test
 
 import (
 	"context"
+	"crypto/tls"
 	"io"
 	"net"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp"
+	"github.com/redial-go/redial/adapters/tcp/tcptls"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
@@ -18,13 +20,25 @@ import (
 // newTCP returns a supervisor of address with a short backoff.
 func newTCP(t *testing.T, address string, o tcp.Options) *supervisor.Supervisor[net.Conn] {
 	t.Helper()
+	return newLink(t, address, nil, o)
+}
+
+// newLink is newTCP, or over TLS with cfg when it is set (tcptls).
+func newLink(t *testing.T, address string, cfg *tls.Config, o tcp.Options) *supervisor.Supervisor[net.Conn] {
+	t.Helper()
 	if o.Supervisor.Name == "" {
 		o.Supervisor.Name = "tcp"
 	}
 	if o.Supervisor.Backoff == (backoff.Config{}) {
 		o.Supervisor.Backoff = backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}
 	}
-	s, err := tcp.New(address, o)
+	var s *supervisor.Supervisor[net.Conn]
+	var err error
+	if cfg != nil {
+		s, err = tcptls.New(address, tcptls.Options{TLS: cfg, Options: o})
+	} else {
+		s, err = tcp.New(address, o)
+	}
 	require.NoError(t, err)
 	return s
 }

@@ -1,4 +1,4 @@
-// Command tlsdialer is dialer with crypto/tls, what adapters/tcp wraps:
+// Command tlsdialer is dialer with crypto/tls, what adapters/tcp/tcptls wraps:
 // the footprint test measures what redial adds to it.
 package main
 

@@ -1,0 +1,76 @@
+package dial
+
+import (
+	"context"
+	"fmt"
+	"net"
+
+	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// Link is what tcp.New and tcptls.New make a supervisor of.
+type Link struct {
+	Pkg        string // the package that reports errors: "tcp"
+	Address    string
+	Replicas   []string
+	Options    Options
+	Layer      Layer // TLS's; nil: plain TCP
+	Handshake  func(ctx context.Context, conn net.Conn) error
+	Classify   func(error) error // the adapter's
+	Supervisor supervisor.Options[net.Conn]
+}
+
+// NewLink returns the supervisor of l's connections, named after l's
+// address unless its Supervisor options name it.
+func NewLink(l Link) (*supervisor.Supervisor[net.Conn], error) {
+	d, err := New(l.Pkg, l.Address, l.Replicas, l.Options, l.Layer)
+	if err != nil {
+		return nil, err
+	}
+	c := &connector{d: d, handshake: l.Handshake}
+	sp := adapt.Spec{Pkg: l.Pkg, Name: l.Address, Classify: l.Classify}
+	if len(l.Replicas) > 0 {
+		return adapt.New[net.Conn](sp, replicas{c}, l.Supervisor)
+	}
+	return adapt.New(sp, c, l.Supervisor)
+}
+
+// connector has no Watch: the program's reader is the watcher.
+type connector struct {
+	d         *Dialer
+	handshake func(context.Context, net.Conn) error
+}
+
+func (c *connector) Connect(ctx context.Context) (net.Conn, error) { return c.connectTo(ctx, 0) }
+
+// connectTo dials endpoint i and runs the Handshake, if any.
+func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
+	conn, err := c.d.Dial(ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	if c.handshake == nil {
+		return conn, nil
+	}
+	ok := false
+	defer func() {
+		if !ok { // the Handshake failed or panicked
+			_ = Close(conn)
+		}
+	}()
+	if err := WithDeadline(ctx, conn, c.handshake); err != nil {
+		return nil, fmt.Errorf("handshake with %s: %w", c.d.Addrs()[i], err)
+	}
+	ok = true
+	return conn, nil
+}
+
+func (c *connector) Close(conn net.Conn) error { return Close(conn) }
+
+// replicas is the connector of the address and the Replicas.
+type replicas struct{ *connector }
+
+func (r replicas) Endpoints() []string { return r.d.Addrs() }
+
+func (r replicas) ConnectTo(ctx context.Context, i int) (net.Conn, error) { return r.connectTo(ctx, i) }

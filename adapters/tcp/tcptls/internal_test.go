@@ -1,0 +1,13 @@
+package tcptls
+
+import (
+	"testing"
+
+	"github.com/redial-go/redial/internal/testkit"
+)
+
+// Options has every dial option (tcp's, embedded), and New hands every one
+// to the dialer.
+func TestOptionsMirrorDial(t *testing.T) {
+	testkit.AssertMirrors(t, dialOptions)
+}
