@@ -4,12 +4,13 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"time"
+
+	"github.com/redial-go/redial/internal/seed"
 )
 
 // Backoff computes the delays between attempts. It owns its random generator
-// (a math/rand/v2 PCG held by value, seeded once from the global source,
-// which the runtime seeds from the operating system). A Backoff is
-// not safe for concurrent use: one goroutine owns it.
+// (a math/rand/v2 PCG held by value, randomly seeded without crypto). A
+// Backoff is not safe for concurrent use: one goroutine owns it.
 type Backoff struct {
 	rng      rand.PCG
 	strategy Strategy
@@ -32,7 +33,7 @@ func New(c Config) (*Backoff, error) {
 	if c.Seed != 0 {
 		b.rng.Seed(c.Seed, c.Seed^0x9e3779b97f4a7c15)
 	} else {
-		b.rng.Seed(rand.Uint64(), rand.Uint64())
+		b.rng.Seed(seed.Pair())
 	}
 	b.Reset()
 	return b, nil

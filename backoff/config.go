@@ -54,9 +54,9 @@ type Config struct {
 	Strategy Strategy
 	Base     time.Duration // 0 means 1s
 	Cap      time.Duration // 0 means 1 minute; at most 24h
-	// Seed fixes the generator for reproducible runs; 0 means seeded from
-	// math/rand/v2's global source. Backoffs built from one non-zero Seed draw the same
-	// sequence, so give each client its own seed.
+	// Seed fixes the generator for reproducible runs; 0 means a random seed
+	// (math/rand/v2's global source and the clock). Backoffs built from one
+	// non-zero Seed draw the same sequence, so give each client its own.
 	Seed uint64
 }
 

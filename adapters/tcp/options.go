@@ -29,7 +29,7 @@ type Options struct {
 	// before OnConnect (a greeting); ctx ending interrupts its I/O.
 	Handshake  func(ctx context.Context, conn net.Conn) error
 	Replicas   []string                     // more addresses of the same service, failed over to at once
-	Supervisor supervisor.Options[net.Conn] // Name defaults to the address; Classify runs after this package's
+	Supervisor supervisor.Options[net.Conn] // Name defaults to the address; Classify runs after the adapter's
 }
 
 func (o Options) dialOptions() dial.Options {

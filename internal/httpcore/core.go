@@ -3,8 +3,6 @@ package httpcore
 import (
 	"cmp"
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,6 +14,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/internal/seed"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -66,9 +65,7 @@ func New[C comparable](sp *Spec, cfg Config, so supervisor.Options[C], lib func(
 		return nil, err
 	}
 	c.eps, c.set = eps, redact.NewSet(secrets)
-	var seed [16]byte
-	_, _ = crand.Read(seed[:]) // never fails (crypto/rand crashes the program rather)
-	c.rng.Seed(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:]))
+	c.rng.Seed(seed.Pair())
 	l, err := lib(c)
 	if err != nil {
 		return nil, err

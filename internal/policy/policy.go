@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/seed"
 )
 
 // DefaultStableAfter is Config.StableAfter's default.
@@ -164,15 +165,15 @@ func jitter(d time.Duration, seed, mix uint64) (*backoff.Backoff, error) {
 	return backoff.New(c)
 }
 
-// seedPCG seeds g as backoff.New seeds its generator: from seed^mix when
-// seed is set (a reproducible run), else from math/rand/v2's global source.
-func seedPCG(g *rand.PCG, seed, mix uint64) {
-	if seed != 0 {
-		s := seed ^ mix
+// seedPCG seeds g as backoff.New seeds its generator: from fixed^mix when
+// fixed is set (a reproducible run), else with seed.Pair.
+func seedPCG(g *rand.PCG, fixed, mix uint64) {
+	if fixed != 0 {
+		s := fixed ^ mix
 		g.Seed(s, s^0x9e3779b97f4a7c15)
 		return
 	}
-	g.Seed(rand.Uint64(), rand.Uint64())
+	g.Seed(seed.Pair())
 }
 
 // below returns a uniform value in [0, n), n > 0 (Lemire's

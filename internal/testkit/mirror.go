@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// AssertMirrors guards a flat options struct O that repeats the fields of
-// To (tcp.Options and rpc.Options repeat dial.Options): O has every field
+// AssertMirrors guards an options struct O that repeats the fields of To
+// (tcp.Options and rpc.Options repeat dial.Options; tcptls.Options has them
+// by embedding tcp.Options): O has every field
 // of To with the same name and type, and convert (the conversion to To)
 // copies every one. A field added to To and not to O, or not copied,
 // fails here.

@@ -24,8 +24,8 @@ const (
 // Options configures an RPC client; see New. The zero value of every
 // field means its documented default.
 type Options struct {
-	// TLS, if set, makes every connection TLS, as in tcptls.Options (an
-	// empty ServerName is the address's host). KeepAlive, DisableKeepAlive,
+	// TLS, if set, makes every connection TLS (nil: plain TCP), the address's
+	// host being an empty ServerName, as in tcptls. KeepAlive, DisableKeepAlive,
 	// UserTimeout and Resolver say how to dial, as in tcp.Options, with the
 	// same defaults.
 	TLS              *tls.Config

@@ -16,7 +16,9 @@ import (
 func size(t *testing.T, name string) int64 {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), name)
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput()
+	cmd := exec.Command("go", "build", "-o", bin, "./testdata/"+name)
+	cmd.Env = append(os.Environ(), "GOFLAGS=") // not the test run's -race or -cover
+	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build ./testdata/%s:\n%s", name, out)
 	fi, err := os.Stat(bin)
 	require.NoError(t, err)

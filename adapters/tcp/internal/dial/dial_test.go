@@ -45,8 +45,8 @@ func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
 	assert.ErrorIs(t, err, net.ErrClosed)
 }
 
-// A Layer that fails leaves no connection open and says whose handshake
-// failed; one that works gives the program its connection.
+// A Layer that fails or panics leaves no connection open; one that works
+// gives the program its connection.
 func TestDialRunsTheLayer(t *testing.T) {
 	srv := testkit.StartServer(t, testkit.Echo)
 	var raws []net.Conn
@@ -57,10 +57,21 @@ func TestDialRunsTheLayer(t *testing.T) {
 	d, err := New("tcp", srv.Addr, nil, Options{}, fail)
 	require.NoError(t, err)
 	_, err = d.Dial(t.Context(), 0)
-	assert.EqualError(t, err, "tls handshake with "+srv.Addr+": no")
+	assert.EqualError(t, err, "no")
 	require.Len(t, raws, 1)
 	_, err = raws[0].Write([]byte("x"))
 	assert.ErrorIs(t, err, net.ErrClosed, "the raw connection was closed")
+
+	boom := func(_ context.Context, raw net.Conn, _ string) (net.Conn, error) {
+		raws = append(raws, raw)
+		panic("boom")
+	}
+	d, err = New("tcp", srv.Addr, nil, Options{}, boom)
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, "boom", func() { _, _ = d.Dial(t.Context(), 0) })
+	require.Len(t, raws, 2)
+	_, err = raws[1].Write([]byte("x"))
+	assert.ErrorIs(t, err, net.ErrClosed, "the raw connection was closed after a panic")
 
 	type wrapped struct{ net.Conn }
 	ok := func(_ context.Context, raw net.Conn, _ string) (net.Conn, error) { return wrapped{raw}, nil }

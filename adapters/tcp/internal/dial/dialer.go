@@ -7,8 +7,8 @@ import (
 	"syscall"
 )
 
-// Dialer makes one connection per attempt with the options' keep-alive,
-// TCP_USER_TIMEOUT and TLS settings. It is safe for concurrent use.
+// Dialer makes one connection per attempt with the options' keep-alive and
+// TCP_USER_TIMEOUT, and its Layer. It is safe for concurrent use.
 type Dialer struct {
 	addrs []string // the address, then the replicas: the endpoints
 	net   *net.Dialer
@@ -58,13 +58,13 @@ func (d *Dialer) Dial(ctx context.Context, i int) (net.Conn, error) {
 	if err != nil || d.layer == nil {
 		return raw, err
 	}
-	c, err := d.layer(ctx, raw, addr)
-	if err != nil {
-		_ = raw.Close()
-		if _, ok := err.(*net.OpError); !ok {
-			err = fmt.Errorf("tls handshake with %s: %w", addr, err)
+	ok := false
+	defer func() {
+		if !ok { // the Layer failed or panicked (a callback of the program's tls.Config)
+			_ = raw.Close()
 		}
-		return nil, err
-	}
-	return c, nil
+	}()
+	c, err := d.layer(ctx, raw, addr)
+	ok = err == nil
+	return c, err
 }

@@ -52,6 +52,17 @@ func TestLayerCopiesTheConfigAndNamesTheHost(t *testing.T) {
 	assert.True(t, tlsdial.Permanent(err))
 }
 
+// A server that does not speak TLS fails the handshake for good, and says
+// with whom.
+func TestNotATLSServer(t *testing.T) {
+	srv := testkit.StartServer(t, testkit.Greet)
+	err := handshake(t, srv, tlsdial.Layer(&tls.Config{}), srv.Addr)
+	assert.ErrorContains(t, err, "tls handshake with "+srv.Addr+": ")
+	var record tls.RecordHeaderError
+	assert.ErrorAs(t, err, &record)
+	assert.True(t, tlsdial.Permanent(err))
+}
+
 func TestPermanent(t *testing.T) {
 	for _, tc := range []struct {
 		err       error
@@ -59,7 +70,8 @@ func TestPermanent(t *testing.T) {
 	}{
 		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), true},
 		{x509.HostnameError{Certificate: &x509.Certificate{}, Host: "h"}, true},
-		{tls.RecordHeaderError{Msg: "m"}, true},
+		{tls.RecordHeaderError{Msg: "m"}, false}, // on a connection that worked: not the server's setup
+		{x509.SystemRootsError{}, true},
 		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.NotAuthorizedToSign}, true},
 		{x509.CertificateInvalidError{Cert: &x509.Certificate{}, Reason: x509.Expired}, false},
 		{errors.New("tls: handshake failure"), false},
