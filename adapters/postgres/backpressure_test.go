@@ -23,7 +23,7 @@ func TestSlowConsumerGetsBackpressureNotMemoryGrowth(t *testing.T) {
 	const n, buffer, payload = 60000, 16, 400
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"flood"}, Buffer: buffer})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	var before, after runtime.MemStats

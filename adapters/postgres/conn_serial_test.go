@@ -32,7 +32,7 @@ import (
 func TestConnDoSerialisesItsCallers(t *testing.T) {
 	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	var inside, most atomic.Int32
@@ -68,7 +68,7 @@ func TestConnDoSerialisesItsCallers(t *testing.T) {
 func TestConnDoWaitsForItsTurnWithItsContext(t *testing.T) {
 	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))
 	entered, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
@@ -119,7 +119,7 @@ func TestConnCallerDeadline(t *testing.T) {
 	t.Run("pgx closes it", func(t *testing.T) {
 		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{})
 		require.NoError(t, err)
-		start(t, s)
+		testkit.Run(t, s)
 		before := pid(t, s)
 		began := time.Now()
 		err = interrupt(t, s)
@@ -152,7 +152,7 @@ func TestConnCallerDeadline(t *testing.T) {
 			}
 		}})
 		require.NoError(t, err)
-		start(t, s)
+		testkit.Run(t, s)
 		before := pid(t, s)
 		rec := testkit.Record(s)
 		err = interrupt(t, s)
@@ -177,7 +177,7 @@ func TestKindsOnOneDSNAreToldApart(t *testing.T) {
 	var reg health.Registry
 	names := map[string]bool{}
 	for kind, r := range rs {
-		start(t, r)
+		testkit.Run(t, r)
 		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		assert.True(t, strings.HasPrefix(r.Name(), "postgres "+kind+" postgres://"), r.Name())
 		names[r.Status().Name] = true

@@ -31,7 +31,7 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 		},
 	}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	conn, err := s.Conn(ctx)
@@ -68,7 +68,7 @@ func TestDoInvalidatesOnlyOnConnectionErrors(t *testing.T) {
 	admin := shared.Connect(t)
 	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 

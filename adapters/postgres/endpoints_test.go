@@ -43,7 +43,7 @@ func TestEndpointsAreTheDSNsHosts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := postgres.NewConn(tc.dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 			require.NoError(t, err)
-			start(t, s)
+			testkit.Run(t, s)
 			testkit.WaitStatus(t, s, 10*time.Second, "three attempts", func(st health.Status) bool { return st.Attempt >= 3 })
 			tried := attempts(s.History())
 			require.GreaterOrEqual(t, len(tried), 3)

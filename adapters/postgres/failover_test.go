@@ -126,7 +126,7 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 		first.Port(), shared.Port(), role, pw)
 	l := newListener(t, kv, postgres.ListenerOptions{Channels: []string{channel},
 		Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
-	start(t, l)
+	testkit.Run(t, l)
 	st := testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	require.Equal(t, first.Addr(), st.Endpoint, "the first attempt goes to the first host")
 	notify(t, first.Connect(t), channel, "one")
@@ -136,7 +136,7 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 		Path: "/postgres", RawQuery: "pool_max_conns=2"}
 	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)
@@ -225,7 +225,7 @@ func TestReadWriteSkipsAReadOnlyHost(t *testing.T) {
 	for kind, build := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			r := build(t, dsn, supervisor.Settings{Backoff: fast, FailoverSpread: spread}).(historian)
-			start(t, r)
+			testkit.Run(t, r)
 			st := testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 			assert.Equal(t, shared.Addr(), st.Endpoint, "connected to the read-write host")
 			tried := attempts(r.History())
@@ -252,7 +252,7 @@ func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres", role, pw, first.Addr(), shared.Addr())
 	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast, FailoverSpread: spread}}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	st := testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))
 	assert.Equal(t, shared.Addr(), st.Endpoint)
 	tried := attempts(s.History())
@@ -302,7 +302,7 @@ func TestPoolDropsADialThatStraddledAFailover(t *testing.T) {
 	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{BeforeConnect: hook, PingInterval: time.Minute,
 		Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)

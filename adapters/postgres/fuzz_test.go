@@ -96,7 +96,7 @@ func FuzzRedactDSN(f *testing.F) {
 		if cfg.Password != pw || cfg.Host != pgtest.Host || int(cfg.Port) != shared.Port() || cfg.User != pgtest.User || cfg.Database != "postgres" {
 			return // pgx read the malformed DSN another way: which text is "the password" is ambiguous
 		}
-		stop := start(t, s)
+		stop := testkit.Run(t, s)
 		st := testkit.WaitStatus(t, s, 10*time.Second, "failed", testkit.InState(health.Failed))
 		runErr := stop()
 		if runErr == nil {

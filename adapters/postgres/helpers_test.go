@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,23 +40,6 @@ func newListener(t *testing.T, dsn string, o postgres.ListenerOptions) *postgres
 	l, err := postgres.NewListener(dsn, o)
 	require.NoError(t, err)
 	return l
-}
-
-// start runs r until the test ends; stop ends it early and returns what
-// Run returned.
-func start(t *testing.T, r runner) (stop func() error) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	var once sync.Once
-	var err error
-	stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { stop() })
-	return stop
 }
 
 // next returns the Listener's next notification or error, failing after d

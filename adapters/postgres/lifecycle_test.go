@@ -24,7 +24,7 @@ func TestListenWaitsForTheNextConnect(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
 	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"first"}})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	c.Stop(t, pgtest.Fast)
 	testkit.WaitStatus(t, l, 10*time.Second, "backoff", testkit.InState(health.Backoff))
@@ -57,7 +57,7 @@ func TestRunTwice(t *testing.T) {
 	p, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{Supervisor: o})
 	require.NoError(t, err)
 	for _, r := range []runner{l, p} {
-		stop := start(t, r)
+		stop := testkit.Run(t, r)
 		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		assert.ErrorIs(t, r.Run(context.Background()), supervisor.ErrAlreadyStarted)
 		assert.Equal(t, health.Connected, r.Status().State)

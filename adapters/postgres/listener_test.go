@@ -19,7 +19,7 @@ func TestListenerAddsChannelsAtOnceAndAfterReconnect(t *testing.T) {
 	const app = "listener-add"
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN("application_name", app), postgres.ListenerOptions{Channels: []string{"alpha"}})
-	stop := start(t, l)
+	stop := testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	notify(t, admin, "alpha", "1")
@@ -58,7 +58,7 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 	const n, extra = 2000, 30
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"stream"}, Buffer: 8})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	var wg sync.WaitGroup
@@ -107,7 +107,7 @@ func TestListenWhileNotificationsFlow(t *testing.T) {
 func TestListenFromTheConsumerWhileTheBufferIsFull(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"busy"}, Buffer: 1})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	for i := range 5 {
 		notify(t, admin, "busy", fmt.Sprint(i))

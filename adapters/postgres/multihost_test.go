@@ -71,7 +71,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 	for kind, build := range kinds {
 		t.Run("refused and 28000/"+kind, func(t *testing.T) {
 			r := build(t, multiHostDSN(c.Password(), "rejected", refused, c.Addr()), supervisor.Settings{Backoff: fast}).(historian)
-			start(t, r)
+			testkit.Run(t, r)
 			st := testkit.WaitStatus(t, r, 10*time.Second, "a fourth attempt", func(st health.Status) bool {
 				return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 4
 			})
@@ -118,7 +118,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 // the final Status and Run's error.
 func failsAfterEveryHost(t *testing.T, r historian, codes map[string]string, hosts ...string) (health.Status, error) {
 	t.Helper()
-	stop := start(t, r)
+	stop := testkit.Run(t, r)
 	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
 	err := stop()
 	require.ErrorIs(t, err, supervisor.ErrFailed)
@@ -158,7 +158,7 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 	}
 	t.Run("3D000 and 28000", func(t *testing.T) {
 		r := build(multiHostDSN(shared.Password(), "rejected", shared.Addr(), c.Addr()))
-		start(t, r)
+		testkit.Run(t, r)
 		st := testkit.WaitStatus(t, r, 10*time.Second, "a fourth attempt", func(st health.Status) bool {
 			return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 4
 		})

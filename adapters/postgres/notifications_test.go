@@ -22,7 +22,7 @@ import (
 // without spinning, and Err must say why.
 func TestNotificationsEndWhenTheListenerFails(t *testing.T) {
 	l := newListener(t, shared.URL(pgtest.User, badPassword, "postgres"), postgres.ListenerOptions{Channels: []string{"x"}})
-	start(t, l)
+	testkit.Run(t, l)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	began := time.Now()
@@ -59,7 +59,7 @@ func TestNotificationsSayOnceWhatARestartMissed(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
 	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"jobs"}})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	c.Restart(t, pgtest.Fast)
 
@@ -105,7 +105,7 @@ func TestNotificationsSayOnceWhatARestartMissed(t *testing.T) {
 func TestNotificationsDeliverWhatWasReceivedBeforeTheEnd(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"tail"}})
-	stop := start(t, l)
+	stop := testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	for _, p := range []string{"1", "2", "3"} {
 		notify(t, admin, "tail", p)
@@ -128,7 +128,7 @@ func TestNotificationsDeliverWhatWasReceivedBeforeTheEnd(t *testing.T) {
 func TestNotificationsEndWithTheirContext(t *testing.T) {
 	admin := shared.Connect(t)
 	l := newListener(t, shared.DSN(), postgres.ListenerOptions{Channels: []string{"ctx"}})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer cancel()

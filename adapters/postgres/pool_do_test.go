@@ -36,7 +36,7 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
 	p := newPool(t, c, "pool-do-restart", newPingCounter(), postgres.PoolOptions{PingInterval: time.Hour})
-	start(t, p)
+	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)
@@ -71,7 +71,7 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 // f's, as they were.
 func TestPoolDoKeepsTheHealthOnOtherErrors(t *testing.T) {
 	p := newPool(t, shared, "pool-do-keep", newPingCounter(), postgres.PoolOptions{PingInterval: time.Hour})
-	start(t, p)
+	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
 	rec := testkit.Record(p)
 	ctx := t.Context()
@@ -106,7 +106,7 @@ func TestPoolDoKeepsTheHealthOnOtherErrors(t *testing.T) {
 
 	stopped, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{})
 	require.NoError(t, err)
-	stop := start(t, stopped)
+	stop := testkit.Run(t, stopped)
 	testkit.WaitStatus(t, stopped, 10*time.Second, "connected", testkit.InState(health.Connected))
 	require.NoError(t, stop())
 	assert.ErrorIs(t, stopped.Do(ctx, selectOne), supervisor.ErrStopped, "Do after Run returned")
@@ -125,7 +125,7 @@ func TestPoolReadinessFollowsTheQueriesAcrossAStop(t *testing.T) {
 		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 5 * time.Second, Cap: time.Minute}},
 	})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
 	tl := make(chan health.Status, 64)
 	ch, unsub := p.Subscribe()
@@ -205,7 +205,7 @@ func TestPoolDoErrorsHoldNoPassword(t *testing.T) {
 	dsn := "postgres://app:" + password + "@127.0.0.1:1/db?sslmode=disable" // nothing listens on port 1
 	p, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "backoff", testkit.InState(health.Backoff)) // the pool exists
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()

@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -25,7 +26,7 @@ func TestPoolBacksOffWhileServerIsDown(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{})
 	pings := newPingCounter()
 	p := newPool(t, c, "pool-down", pings, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: bo}, PingInterval: 100 * time.Millisecond, PingTimeout: time.Second})
-	start(t, p)
+	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)

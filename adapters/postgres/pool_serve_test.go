@@ -39,7 +39,7 @@ func TestPoolKeepsServingWhenOneMoreDialIsRefused(t *testing.T) {
 	p, err := postgres.NewPool(c.DSN("application_name", "burst", "pool_max_conns", "5"), postgres.PoolOptions{
 		PingInterval: 20 * time.Millisecond, Configure: pings.configure, Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
@@ -170,7 +170,7 @@ func fill(t *testing.T, c *pgtest.Cluster) int {
 func TestPoolCallerDeadlineIsNotALoss(t *testing.T) {
 	admin := shared.Connect(t)
 	p := newPool(t, shared, "pool-deadline", newPingCounter(), postgres.PoolOptions{PingInterval: time.Hour})
-	start(t, p)
+	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
 	rec := testkit.Record(p)
 	pidOf := func(ctx context.Context, conn *pgxpool.Conn) (uint32, error) {
@@ -234,7 +234,7 @@ func TestPoolIsReadyAtTheFirstQueryThatWorks(t *testing.T) {
 	p, err := postgres.NewPool(c.DSN("application_name", "proven"), postgres.PoolOptions{
 		TooManyConnectionsHint: hint, Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	refused := testkit.WaitStatus(t, p, 10*time.Second, "a 53300 refusal", testkit.InState(health.Backoff))
 	require.ErrorContains(t, refused.Err, "53300")
 	require.GreaterOrEqual(t, refused.NextAttempt.Sub(refused.Since), hint-time.Second, "the hint set the wait")

@@ -38,7 +38,7 @@ func TestListenerSurvivesServerRestarts(t *testing.T) {
 	t.Parallel()
 	c := pgtest.Start(t, pgtest.Options{})
 	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"jobs"}, Buffer: 100})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	for round, mode := range []pgtest.Mode{pgtest.Fast, pgtest.Immediate} {
@@ -76,7 +76,7 @@ func TestListenerSurvivesBackendCrash(t *testing.T) {
 	l := newListener(t, c.DSN(), postgres.ListenerOptions{Channels: []string{"crash"}, Supervisor: supervisor.Settings{
 		Logger: jsonLogger(&logs), Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 40 * time.Millisecond},
 	}})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 
 	// WAL written since the last checkpoint makes crash recovery last long

@@ -75,7 +75,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 	require.NoError(t, err)
 	kinds := map[string]runner{"pool": p, "listener": l, "conn": s}
 	for _, r := range kinds {
-		start(t, r)
+		testkit.Run(t, r)
 		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)

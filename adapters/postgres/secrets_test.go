@@ -60,7 +60,7 @@ func keyValueDSN(c *pgtest.Cluster, password, db string) string {
 // Run's error.
 func failsOnce(t *testing.T, r runner, code string) (health.Status, error) {
 	t.Helper()
-	stop := start(t, r)
+	stop := testkit.Run(t, r)
 	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
 	err := stop()
 	require.ErrorIs(t, err, supervisor.ErrFailed)

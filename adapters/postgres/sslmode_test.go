@@ -129,7 +129,7 @@ func TestSSLModeMatrix(t *testing.T) {
 func firstOutcome(t *testing.T, r runner) outcome {
 	t.Helper()
 	began := time.Now()
-	stop := start(t, r)
+	stop := testkit.Run(t, r)
 	st := testkit.WaitStatus(t, r, 20*time.Second, "the first attempt's end", func(st health.Status) bool {
 		return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 1
 	})
@@ -210,7 +210,7 @@ func TestWrongPasswordFailsWithPgxDefaults(t *testing.T) {
 			t.Parallel()
 			r := build(t, dsn, supervisor.Settings{})
 			began := time.Now()
-			stop := start(t, r)
+			stop := testkit.Run(t, r)
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
 			ch, unsub := r.Subscribe()

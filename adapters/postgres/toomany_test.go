@@ -31,7 +31,7 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 
 	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: bo}}})
 	require.NoError(t, err)
-	start(t, s)
+	testkit.Run(t, s)
 	var st health.Status
 	for i := 1; i <= 2; i++ { // the first refusal and a second one: every refusal waits the hint
 		st = testkit.WaitStatus(t, s, 10*time.Second, "a refusal", func(st health.Status) bool {

@@ -185,22 +185,6 @@ func refuse(code int, header ...string) func(int64, http.ResponseWriter, *http.R
 	}
 }
 
-// running runs s until the test ends and returns a function that stops it
-// and returns Run's error.
-func running(t *testing.T, s *supervisor.Supervisor[*conn]) (stop func() error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	var once sync.Once
-	var err error
-	stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { _ = stop() })
-	return stop
-}
-
 func mustLines(t *testing.T, url string, cfg httpcore.Config, so supervisor.Options[*conn]) *supervisor.Supervisor[*conn] {
 	t.Helper()
 	s, err := newLines(url, cfg, so)

@@ -33,7 +33,7 @@ func TestMessagesInOrderAcrossServerClose(t *testing.T) {
 		stream(w, r, "4", "5", "6")
 	})
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	var got []string
 	var errs []error
 	for m, err := range linesReader.Messages(t.Context(), s) {
@@ -62,7 +62,7 @@ func TestMessagesInOrderAcrossServerClose(t *testing.T) {
 func TestMessagesEndsAfterFailedOrStopped(t *testing.T) {
 	srv := serve(t, refuse(http.StatusUnauthorized))
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
-	running(t, s)
+	testkit.Run(t, s)
 	n := 0
 	for range linesReader.Messages(t.Context(), s) {
 		if n++; n > 1000 {
@@ -74,7 +74,7 @@ func TestMessagesEndsAfterFailedOrStopped(t *testing.T) {
 
 	ok := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "hello") })
 	s = mustLines(t, ok.URL, httpcore.Config{}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	testkit.WaitStatus(t, s, 5*time.Second, "connection", connected(1))
 	require.NoError(t, stop())
 	for range linesReader.Messages(t.Context(), s) {
@@ -87,7 +87,7 @@ func TestMessagesEndsAfterFailedOrStopped(t *testing.T) {
 func TestMessagesBreakLeavesTheConnection(t *testing.T) {
 	srv := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "1", "2") })
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	first, err := s.Conn(t.Context())
 	require.NoError(t, err)
 	var got []string
@@ -111,7 +111,7 @@ func TestMessagesBreakLeavesTheConnection(t *testing.T) {
 func TestMessagesCtxEndsTheLoop(t *testing.T) {
 	srv := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r) })
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	testkit.WaitStatus(t, s, 5*time.Second, "connection", connected(1))
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
@@ -129,7 +129,7 @@ func TestMessagesCtxEndsTheLoop(t *testing.T) {
 func TestMessagesOneReaderAtATime(t *testing.T) {
 	srv := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "hello") })
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	reading := make(chan struct{})
 	firstDone := make(chan error, 1)
 	go func() {
@@ -166,7 +166,7 @@ func TestPoisonMessage(t *testing.T) {
 	huge := strings.Repeat("x", 100)
 	srv := serve(t, func(n int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "snapshot follows", huge) })
 	s := mustLines(t, srv.URL, httpcore.Config{ReadLimit: 64}, fast())
-	running(t, s)
+	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	var errs []error
@@ -193,7 +193,7 @@ func TestPoisonMessage(t *testing.T) {
 		stream(w, r, append(lines, huge)...)
 	})
 	s = mustLines(t, moving.URL, httpcore.Config{ReadLimit: 64}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	breaks := 0
 	for _, err := range linesReader.Messages(t.Context(), s) {
 		if err != nil {

@@ -26,7 +26,7 @@ func firstWait(t *testing.T, code int, retryAfter string, maxHint time.Duration)
 	o := fast()
 	o.MaxHint = maxHint
 	s := mustLines(t, srv.URL, httpcore.Config{}, o)
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	st := testkit.WaitStatus(t, s, 5*time.Second, "backoff", testkit.InState(health.Backoff))
 	he, ok := errors.AsType[*httpcore.HandshakeError](st.Err)
 	require.True(t, ok, "%v", st.Err)

@@ -28,7 +28,7 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	o := fast()
 	o.FailoverSpread = 50 * time.Millisecond
 	s := mustLines(t, urls[0], httpcore.Config{Replicas: urls[1:]}, o)
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	go func() {
 		for range linesReader.Messages(t.Context(), s) {
 		}

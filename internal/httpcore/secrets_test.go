@@ -19,6 +19,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/internal/httpcore"
+	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -60,7 +61,7 @@ func TestSecretsEchoedAreMasked(t *testing.T) {
 	o.MaxAttempts = 1
 	o.Logger = slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	s := mustLines(t, u.String(), httpcore.Config{Header: http.Header{"Cookie": {"sid=COOKIE-SECRET; theme=dark"}}}, o)
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	var yielded []error
 	for m, err := range linesReader.Messages(t.Context(), s) {
 		if err != nil {
@@ -114,7 +115,7 @@ func TestBeforeConnect(t *testing.T) {
 	o := fast()
 	o.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
 	s := mustLines(t, srv.URL+"/x", httpcore.Config{Header: http.Header{"X-Key": {"FIXED-KEY"}}, BeforeConnect: hook}, o)
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	var yielded []error
 	for _, err := range linesReader.Messages(t.Context(), s) {
 		if yielded = append(yielded, err); len(yielded) == 4 { // the 4th connection's close
@@ -171,7 +172,7 @@ func TestRotatingRetriesWhatWouldBeFinal(t *testing.T) {
 	})
 	hook := func(context.Context, *url.URL, http.Header) error { return nil }
 	s := mustLines(t, srv.URL, httpcore.Config{BeforeConnect: hook}, fast())
-	stop := running(t, s)
+	stop := testkit.Run(t, s)
 	var errs []error
 	for m, err := range linesReader.Messages(t.Context(), s) {
 		if err != nil {

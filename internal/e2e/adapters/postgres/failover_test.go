@@ -55,8 +55,8 @@ func TestFailoverFromASilentHost(t *testing.T) {
 	p, err := postgres.NewPool(dsn("failover-pool"), postgres.PoolOptions{Supervisor: settings})
 	require.NoError(t, err)
 	lt, pt := record(t, l), record(t, p)
-	start(t, l)
-	start(t, p)
+	testkit.Run(t, l)
+	testkit.Run(t, p)
 	for _, r := range []runner{l, p} {
 		st := testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		require.Equal(t, proxy.Addr(), st.Endpoint, "the first attempt goes to the first host")

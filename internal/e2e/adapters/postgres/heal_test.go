@@ -171,7 +171,7 @@ func newHealSubjects(t *testing.T, dsn, maxConns string) *healSubjects {
 		},
 	}
 	for name, r := range map[string]runner{"pool": p, "listener": l, "conn": c} {
-		start(t, r)
+		testkit.Run(t, r)
 		h.timelines[name] = record(t, r)
 		h.timelines[name].wait(t, 10*time.Second, time.Time{}, testkit.InState(health.Connected))
 	}

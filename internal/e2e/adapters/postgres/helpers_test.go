@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -10,34 +9,14 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // fast is a backoff small enough for tests.
 var fast = backoff.Config{Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond}
 
-// runner is a Listener or Pool.
-type runner interface {
-	Run(ctx context.Context) error
-	Subscribe() (<-chan health.Status, func())
-}
-
-// start runs r until the test ends; stop ends it early and returns what
-// Run returned.
-func start(t *testing.T, r runner) (stop func() error) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- r.Run(ctx) }()
-	var once sync.Once
-	var err error
-	stop = func() error {
-		once.Do(func() { cancel(); err = <-done })
-		return err
-	}
-	t.Cleanup(func() { stop() })
-	return stop
-}
+// runner is a Conn, Listener or Pool.
+type runner = testkit.Runner
 
 // newListener builds a Listener on dsn with the fast backoff unless o
 // sets one.

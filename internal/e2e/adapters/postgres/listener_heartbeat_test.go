@@ -28,7 +28,7 @@ func TestListenerHeartbeatFindsASilentPath(t *testing.T) {
 		PingInterval: interval,
 		PingTimeout:  timeout,
 	})
-	start(t, l)
+	testkit.Run(t, l)
 	testkit.WaitStatus(t, l, 10*time.Second, "connected", testkit.InState(health.Connected))
 	time.Sleep(2 * interval) // the measurement: idle pings pass on a healthy path
 	require.Equal(t, health.Connected, l.Status().State, "a healthy idle Listener stays connected: %v", l.Status().Err)

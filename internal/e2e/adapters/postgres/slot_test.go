@@ -34,7 +34,7 @@ func TestADeadConnectionHoldsNoSlot(t *testing.T) {
 		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 10 * time.Second, Cap: 10 * time.Second}},
 	})
 	require.NoError(t, err)
-	start(t, p)
+	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	pool, err := p.Conn(ctx)
