@@ -224,7 +224,7 @@ func TestReadWriteSkipsAReadOnlyHost(t *testing.T) {
 	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres?target_session_attrs=read-write", role, pw, first.Addr(), shared.Addr())
 	for kind, build := range kinds {
 		t.Run(kind, func(t *testing.T) {
-			r := build(t, dsn, supervisor.Settings{Backoff: fast, FailoverSpread: spread}).(historian)
+			r := build(t, dsn, supervisor.Settings{Backoff: fast, FailoverSpread: spread})
 			testkit.Run(t, r)
 			st := testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 			assert.Equal(t, shared.Addr(), st.Endpoint, "connected to the read-write host")

@@ -14,6 +14,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/health/healthhttp"
+	"github.com/redial-go/redial/internal/conformance"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -21,14 +22,7 @@ import (
 var fast = backoff.Config{Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond}
 
 // runner is a Supervisor, Listener or Pool: the one shape.
-type runner interface {
-	Run(ctx context.Context) error
-	Status() health.Status
-	Subscribe() (<-chan health.Status, func())
-	Done() <-chan struct{}
-	Err() error
-	Name() string
-}
+type runner = conformance.Client
 
 // newListener builds a Listener on dsn with the fast backoff unless o
 // sets one.

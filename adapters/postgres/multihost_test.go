@@ -21,13 +21,6 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// historian is a runner that keeps its transitions: the Supervisor of
-// NewConn, a Listener, a Pool.
-type historian interface {
-	runner
-	History() []health.Transition
-}
-
 // multiHostDSN is a URL DSN for the superuser with password, database db
 // and the hosts (host:port) in order.
 func multiHostDSN(password, db string, hosts ...string) string {
@@ -70,7 +63,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 	const refused = "127.0.0.1:1" // nothing listens on port 1
 	for kind, build := range kinds {
 		t.Run("refused and 28000/"+kind, func(t *testing.T) {
-			r := build(t, multiHostDSN(c.Password(), "rejected", refused, c.Addr()), supervisor.Settings{Backoff: fast}).(historian)
+			r := build(t, multiHostDSN(c.Password(), "rejected", refused, c.Addr()), supervisor.Settings{Backoff: fast})
 			testkit.Run(t, r)
 			st := testkit.WaitStatus(t, r, 10*time.Second, "a fourth attempt", func(st health.Status) bool {
 				return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 4
@@ -101,7 +94,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 			assert.False(t, holds(st.Err, c.Password()), "the password is reachable from Status.Err")
 		})
 		t.Run("3D000 and 28000/"+kind, func(t *testing.T) {
-			r := build(t, multiHostDSN(shared.Password(), "rejected", shared.Addr(), c.Addr()), supervisor.Settings{Backoff: fast}).(historian)
+			r := build(t, multiHostDSN(shared.Password(), "rejected", shared.Addr(), c.Addr()), supervisor.Settings{Backoff: fast})
 			st, err := failsAfterEveryHost(t, r, map[string]string{shared.Addr(): "3D000", c.Addr(): "28000"}, shared.Addr(), c.Addr())
 			assert.Equal(t, c.Addr(), st.Endpoint, "the last host's answer ends it")
 			assert.NotContains(t, err.Error(), shared.Password())
@@ -116,7 +109,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 // one attempt per host, in order, each failing with that host's SQLSTATE
 // (codes, by endpoint), the first ones as retryable failovers. It returns
 // the final Status and Run's error.
-func failsAfterEveryHost(t *testing.T, r historian, codes map[string]string, hosts ...string) (health.Status, error) {
+func failsAfterEveryHost(t *testing.T, r runner, codes map[string]string, hosts ...string) (health.Status, error) {
 	t.Helper()
 	stop := testkit.Run(t, r)
 	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
@@ -151,7 +144,7 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 	t.Parallel()
 	c := rejecting
 	hook := func(context.Context, *pgconn.Config) error { return nil } // keeps the DSN's password: a hook that could rotate it
-	build := func(dsn string) historian {
+	build := func(dsn string) runner {
 		s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: hook, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
 		require.NoError(t, err)
 		return s
