@@ -22,7 +22,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
 			srv := startServer(t, nil)
-			p := toxitest.New(t, srv.addr)
+			p := toxitest.New(t, srv.Addr)
 			o := testOptions()
 			o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, writeOnly
 			o.Supervisor.ConnectTimeout = 300 * time.Millisecond
@@ -51,7 +51,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 func TestSilentPathIsFoundWhileStreaming(t *testing.T) {
 	const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
 	srv := startStreaming(t, nil, 10*time.Millisecond)
-	p := toxitest.New(t, srv.addr)
+	p := toxitest.New(t, srv.Addr)
 	o := testOptions()
 	o.PingInterval, o.PingTimeout = interval, timeout
 	c := run(t, "ws://"+p.Addr()+"/feed", o, true)

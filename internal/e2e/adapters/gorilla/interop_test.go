@@ -60,7 +60,7 @@ func TestCoderAdapterAgainstGorillaServer(t *testing.T) {
 		})
 		o := coderOptions()
 		o.PingInterval, o.PingTimeout = 20*time.Millisecond, 500*time.Millisecond
-		s, err := redialws.New("ws://"+srv.addr+"/feed", o)
+		s, err := redialws.New("ws://"+srv.Addr+"/feed", o)
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -104,7 +104,7 @@ func TestCoderAdapterAgainstGorillaServer(t *testing.T) {
 			_, _, _ = c.ReadMessage()
 			return false
 		})
-		s, err := redialws.New("ws://"+srv.addr+"/feed", coderOptions())
+		s, err := redialws.New("ws://"+srv.Addr+"/feed", coderOptions())
 		require.NoError(t, err)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()

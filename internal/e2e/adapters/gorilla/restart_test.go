@@ -17,14 +17,14 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 		name := map[bool]string{false: "program reads", true: "WriteOnly"}[writeOnly]
 		t.Run(name, func(t *testing.T) {
 			srv := startServer(t, nil)
-			p := toxitest.New(t, srv.addr)
+			p := toxitest.New(t, srv.Addr)
 			o := testOptions()
 			o.WriteOnly = writeOnly
 			o.PingInterval = 100 * time.Millisecond // reset_peer acts when data flows: the pong
 			subscribeOnConnect(&o)
 			c := run(t, "ws://"+p.Addr()+"/feed", o, !writeOnly)
 			testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
-			srv.waitSubscribe(t, 5*time.Second)
+			srv.WaitSubscribe(t, 5*time.Second)
 
 			p.ResetPeer(t, "rst", 0)
 			st := testkit.WaitStatus(t, c, 5*time.Second, "the reset", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
@@ -32,7 +32,7 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 			p.Remove(t, "rst")
 
 			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
-			assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
+			assert.Equal(t, "subscribe prices", srv.WaitSubscribe(t, 5*time.Second))
 			require.NoError(t, c.stop())
 		})
 	}

@@ -18,7 +18,7 @@ import (
 // after it began.
 func TestLatencyBeyondConnectTimeout(t *testing.T) {
 	srv := startServer(t, nil)
-	p := toxitest.New(t, srv.addr)
+	p := toxitest.New(t, srv.Addr)
 	p.Latency(t, "slow", time.Second)
 	t.Cleanup(func() { // interrupts the toxic's goroutines, which sleep through the latency
 		p.Remove(t, "slow-up")

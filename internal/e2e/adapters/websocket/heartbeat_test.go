@@ -22,7 +22,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
 			srv := startServer(t)
-			p := toxitest.New(t, srv.addr)
+			p := toxitest.New(t, srv.Addr)
 			o := testOptions()
 			o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, writeOnly
 			o.Supervisor.ConnectTimeout = 300 * time.Millisecond

@@ -14,13 +14,13 @@ import (
 
 func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 	srv := startServer(t)
-	p := toxitest.New(t, srv.addr)
+	p := toxitest.New(t, srv.Addr)
 	o := testOptions()
 	o.PingInterval = 100 * time.Millisecond // reset_peer acts when data flows: the pong
 	subscribeOnConnect(&o)
 	c := run(t, "ws://"+p.Addr()+"/feed", o, true)
 	testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
-	srv.waitSubscribe(t, 5*time.Second)
+	srv.WaitSubscribe(t, 5*time.Second)
 
 	p.ResetPeer(t, "rst", 0)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "the reset", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
@@ -28,6 +28,6 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 	p.Remove(t, "rst")
 
 	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
-	assert.Equal(t, "subscribe prices", srv.waitSubscribe(t, 5*time.Second))
+	assert.Equal(t, "subscribe prices", srv.WaitSubscribe(t, 5*time.Second))
 	require.NoError(t, c.stop())
 }
