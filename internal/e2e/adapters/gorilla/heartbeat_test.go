@@ -27,7 +27,7 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 			o.PingInterval, o.PingTimeout, o.WriteOnly = interval, timeout, writeOnly
 			o.Supervisor.ConnectTimeout = 300 * time.Millisecond
 			c := run(t, "ws://"+p.Addr()+"/feed", o, !writeOnly)
-			testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+			testkit.WaitStatus(t, c, 5*time.Second, "connection", testkit.Connected(1))
 
 			p.Silence(t, "silent")
 			silenced := time.Now()
@@ -39,8 +39,8 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 			assert.GreaterOrEqual(t, found, timeout, "a ping waited PingTimeout")
 
 			p.Unsilence(t, "silent")
-			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
-			require.NoError(t, c.stop())
+			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", testkit.Connected(2))
+			require.NoError(t, c.Stop())
 		})
 	}
 }
@@ -55,7 +55,7 @@ func TestSilentPathIsFoundWhileStreaming(t *testing.T) {
 	o := testOptions()
 	o.PingInterval, o.PingTimeout = interval, timeout
 	c := run(t, "ws://"+p.Addr()+"/feed", o, true)
-	testkit.WaitStatus(t, c, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connection", testkit.Connected(1))
 
 	p.Silence(t, "silent")
 	silenced := time.Now()
@@ -65,6 +65,6 @@ func TestSilentPathIsFoundWhileStreaming(t *testing.T) {
 	assert.ErrorIs(t, st.Err, gorilla.ErrHeartbeat)
 	assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond)
 	p.Unsilence(t, "silent")
-	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
-	require.NoError(t, c.stop())
+	testkit.WaitStatus(t, c, 5*time.Second, "reconnection", testkit.Connected(2))
+	require.NoError(t, c.Stop())
 }

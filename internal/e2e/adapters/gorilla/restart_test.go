@@ -23,7 +23,7 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 			o.PingInterval = 100 * time.Millisecond // reset_peer acts when data flows: the pong
 			subscribeOnConnect(&o)
 			c := run(t, "ws://"+p.Addr()+"/feed", o, !writeOnly)
-			testkit.WaitStatus(t, c, 5*time.Second, "first connection", connected(1))
+			testkit.WaitStatus(t, c, 5*time.Second, "first connection", testkit.Connected(1))
 			srv.WaitSubscribe(t, 5*time.Second)
 
 			p.ResetPeer(t, "rst", 0)
@@ -31,9 +31,9 @@ func TestResetPeerReconnectsAndResubscribes(t *testing.T) {
 			t.Logf("after reset_peer: %s, %v", st.State, st.Err)
 			p.Remove(t, "rst")
 
-			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", connected(2))
+			testkit.WaitStatus(t, c, 5*time.Second, "reconnection", testkit.Connected(2))
 			assert.Equal(t, "subscribe prices", srv.WaitSubscribe(t, 5*time.Second))
-			require.NoError(t, c.stop())
+			require.NoError(t, c.Stop())
 		})
 	}
 }

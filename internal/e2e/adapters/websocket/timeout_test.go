@@ -38,5 +38,5 @@ func TestLatencyBeyondConnectTimeout(t *testing.T) {
 	assert.ErrorIs(t, st.Err, context.DeadlineExceeded)
 	assert.Contains(t, st.Err.Error(), "timed out after 300ms")
 	assert.Equal(t, 1, st.Attempt)
-	require.NoError(t, c.stop())
+	require.NoError(t, c.Stop())
 }
