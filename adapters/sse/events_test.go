@@ -92,7 +92,7 @@ func TestEventFields(t *testing.T) {
 		require.NoError(t, g.err)
 		evs = append(evs, g.ev)
 	}
-	testkit.WaitStatus(t, c, time.Second, "connected", connected(1))
+	testkit.WaitStatus(t, c, time.Second, "connected", testkit.Connected(1))
 	assert.Equal(t, []sse.Event{
 		{ID: "7", Type: "price", Data: "line 1\nline 2"},
 		{ID: "7", Data: "no id of its own"},

@@ -13,7 +13,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -113,10 +112,6 @@ func (c *client) loopEnds(t *testing.T, d time.Duration) []got {
 			t.Fatalf("the Events loop did not end within %v (yielded %d)", d, len(all))
 		}
 	}
-}
-
-func connected(n uint64) func(health.Status) bool {
-	return func(st health.Status) bool { return st.State == health.Connected && st.Connects >= n }
 }
 
 // server is an httptest server that records the requests it got.

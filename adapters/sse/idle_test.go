@@ -29,10 +29,10 @@ func TestSilentStreamIsReplaced(t *testing.T) {
 	o := testOptions()
 	o.IdleTimeout = idle
 	c := start(t, srv.URL+"/events", o, nil)
-	up := testkit.WaitStatus(t, c, 5*time.Second, "connected", connected(1))
+	up := testkit.WaitStatus(t, c, 5*time.Second, "connected", testkit.Connected(1))
 	lost := testkit.WaitStatus(t, c, 5*time.Second, "the loss", testkit.InState(health.Backoff))
 	g := c.next(t, 5*time.Second)
-	testkit.WaitStatus(t, c, 5*time.Second, "a new stream", connected(2))
+	testkit.WaitStatus(t, c, 5*time.Second, "a new stream", testkit.Connected(2))
 	require.NoError(t, c.stop())
 	t.Logf("lost after %v: %v", lost.LastFailure.Sub(up.Since), lost.Err)
 	assert.GreaterOrEqual(t, lost.LastFailure.Sub(up.Since), idle)

@@ -84,7 +84,7 @@ func TestNewCopiesOptionsAndSetsItsHeaders(t *testing.T) {
 	o.LastEventID = "41"
 	c := start(t, srv.URL+"/events", o, nil)
 	o.Header.Set("X-Room", "changed")
-	testkit.WaitStatus(t, c, 5*time.Second, "connected", connected(1))
+	testkit.WaitStatus(t, c, 5*time.Second, "connected", testkit.Connected(1))
 	r := srv.request(1)
 	assert.Equal(t, "lobby", r.Header.Get("X-Room"))
 	assert.Equal(t, "text/event-stream", r.Header.Get("Accept"))

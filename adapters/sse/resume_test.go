@@ -67,7 +67,7 @@ func TestReadAheadEventsComeBeforeTheBreak(t *testing.T) {
 		assert.Equal(t, "event "+g.ev.ID, g.ev.Data)
 	}
 	assert.Equal(t, []string{"1", "2", "3", "4", "5", "error"}, seq)
-	testkit.WaitStatus(t, c, 5*time.Second, "the second stream", connected(2))
+	testkit.WaitStatus(t, c, 5*time.Second, "the second stream", testkit.Connected(2))
 	assert.Empty(t, srv.request(1).Header.Get("Last-Event-ID"))
 	assert.Equal(t, "5", srv.request(2).Header.Get("Last-Event-ID"), "resumes after the last event read")
 	assert.Equal(t, "5", c.LastEventID())
@@ -96,7 +96,7 @@ func TestEveryReconnectSendsTheLastDeliveredID(t *testing.T) {
 			delivered <- struct{}{}
 		}
 	})
-	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", connected(5))
+	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", testkit.Connected(5))
 	for n := 2; n <= 5; n++ {
 		assert.Equal(t, "id-"+strconv.Itoa(n-1), srv.request(n).Header.Get("Last-Event-ID"), "request %d", n)
 	}
@@ -143,7 +143,7 @@ func TestEmptyIDResetsThePosition(t *testing.T) {
 			evs = append(evs, g.ev)
 		}
 	}
-	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", connected(5))
+	testkit.WaitStatus(t, c, 5*time.Second, "the fifth stream", testkit.Connected(5))
 	assert.Equal(t, []sse.Event{{ID: "7", Data: "a"}, {Data: "b"}, {ID: "8", Data: "c"}, {ID: "8", Data: "d"}, {Data: "e"}}, evs)
 	assert.Empty(t, srv.request(2).Header.Values("Last-Event-ID"), "none after a reset")
 	assert.Equal(t, "8", srv.request(3).Header.Get("Last-Event-ID"))

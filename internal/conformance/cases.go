@@ -147,9 +147,9 @@ func secretsClosed(t testing.TB, h Harness) {
 	var logs testkit.Buffer
 	o, secrets := secretOptions(&logs)
 	r := start(t, h, srv, o)
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	srv.Close()
-	until(t, r.c, "connected again", connected(2))
+	until(t, r.c, "connected again", testkit.Connected(2))
 	for _, rd := range r.readers {
 		rd.waitFor(t, "error for the break", hasError)
 	}
@@ -165,7 +165,7 @@ func secretsAfterRun(t testing.TB, h Harness) {
 	var logs testkit.Buffer
 	o, secrets := secretOptions(&logs)
 	r := start(t, h, srv, o)
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	r.reading(t, h)
 	require.NoError(t, r.stop())
 	checkShown(t, srv, r, &logs, secrets)
@@ -204,7 +204,7 @@ func secretsCallbacks(t testing.TB, h Harness) {
 	r := start(t, h, srv, o)
 	until(t, r.c, "BeforeConnect's failure", func(st health.Status) bool { return st.Attempt >= 2 })
 	srv.Serve()
-	until(t, r.c, "connected after the callbacks' failures", connected(1))
+	until(t, r.c, "connected after the callbacks' failures", testkit.Connected(1))
 	require.NoError(t, r.stop())
 	var s shown
 	r.show(&s)
@@ -343,7 +343,7 @@ func orderStopped(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
 	r := start(t, h, srv, defaults(&logs))
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	ch, unsub := r.c.Subscribe()
 	defer unsub()
 	r.stopReaders(wait, t.Fatalf)
@@ -460,14 +460,14 @@ func noLeak(t testing.TB, h Harness) {
 	leftover := goleak.IgnoreCurrent()
 	var logs testkit.Buffer
 	r := start(t, h, srv, defaults(&logs))
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	r.reading(t, h)
 	require.NoError(t, r.stop())
 	goleak.VerifyNone(t, leftover)
 	noneOpen(t, srv)
 
 	r = start(t, h, srv, defaults(&logs))
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	srv.Kill()
 	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.Attempt >= 1 })
 	require.NoError(t, r.stop())
@@ -508,7 +508,7 @@ func reconnectAfterKill(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
 	r := start(t, h, srv, defaults(&logs))
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	srv.Kill()
 	lost := until(t, r.c, "the loss", func(st health.Status) bool { return st.State != health.Connected && st.Err != nil })
 	assert.Equal(t, uint64(1), lost.Connects)
@@ -517,7 +517,7 @@ func reconnectAfterKill(t testing.TB, h Harness) {
 		return st.State == health.Backoff && st.Attempt >= 1 && st.Connects == 1
 	})
 	srv.Serve()
-	until(t, r.c, "connected again", connected(2))
+	until(t, r.c, "connected again", testkit.Connected(2))
 	if s, ok := srv.(Sender); ok {
 		s.Send()
 	}
@@ -552,7 +552,7 @@ func stall(t testing.TB, h Harness) {
 	srv := h.Start(t)
 	var logs testkit.Buffer
 	r := start(t, h, srv, defaults(&logs))
-	until(t, r.c, "connected", connected(1))
+	until(t, r.c, "connected", testkit.Connected(1))
 	stalled := time.Now()
 	srv.Stall()
 	st := testkit.WaitStatus(t, r.c, h.Liveness+wait, "the stalled connection found", func(st health.Status) bool {
@@ -566,6 +566,6 @@ func stall(t testing.TB, h Harness) {
 		assert.ErrorIs(t, st.Err, h.Silent, "the loss does not say the peer was silent")
 	}
 	srv.Serve()
-	until(t, r.c, "connected again", connected(2))
+	until(t, r.c, "connected again", testkit.Connected(2))
 	require.NoError(t, r.stop())
 }

@@ -276,8 +276,3 @@ func until(t testing.TB, c Client, what string, ok func(health.Status) bool) hea
 	t.Helper()
 	return testkit.WaitStatus(t, c, wait, what, ok)
 }
-
-// connected is an until condition: Connected with at least n connects.
-func connected(n uint64) func(health.Status) bool {
-	return func(st health.Status) bool { return st.State == health.Connected && st.Connects >= n }
-}

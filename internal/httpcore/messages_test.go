@@ -12,15 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
-
-func connected(n uint64) func(health.Status) bool {
-	return func(st health.Status) bool { return st.State == health.Connected && st.Connects >= n }
-}
 
 // The messages of one connection, the read error once, then the next
 // connection's messages, in order; Classify saw the close.
@@ -75,7 +70,7 @@ func TestMessagesEndsAfterFailedOrStopped(t *testing.T) {
 	ok := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r, "hello") })
 	s = mustLines(t, ok.URL, httpcore.Config{}, fast())
 	stop := testkit.Run(t, s)
-	testkit.WaitStatus(t, s, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, s, 5*time.Second, "connection", testkit.Connected(1))
 	require.NoError(t, stop())
 	for range linesReader.Messages(t.Context(), s) {
 		n++
@@ -112,7 +107,7 @@ func TestMessagesCtxEndsTheLoop(t *testing.T) {
 	srv := serve(t, func(_ int64, w http.ResponseWriter, r *http.Request) { stream(w, r) })
 	s := mustLines(t, srv.URL, httpcore.Config{}, fast())
 	stop := testkit.Run(t, s)
-	testkit.WaitStatus(t, s, 5*time.Second, "connection", connected(1))
+	testkit.WaitStatus(t, s, 5*time.Second, "connection", testkit.Connected(1))
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
 	n := 0
@@ -120,7 +115,7 @@ func TestMessagesCtxEndsTheLoop(t *testing.T) {
 		n++
 	}
 	assert.Zero(t, n, "nothing was sent, and the ctx's end is no error")
-	testkit.WaitStatus(t, s, 5*time.Second, "a new connection", connected(2))
+	testkit.WaitStatus(t, s, 5*time.Second, "a new connection", testkit.Connected(2))
 	require.NoError(t, stop())
 }
 
