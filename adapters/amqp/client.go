@@ -9,12 +9,17 @@ import (
 )
 
 // Client is the supervisor of an *amqp091.Connection, with Publish,
-// Deliveries, and a Status that says when the broker blocks publishing.
-// Its methods are safe for concurrent use.
+// Deliveries, and a Status that says when the broker blocks publishing;
+// Run, Subscribe, Done, Err, Name, History and RetryNow are the
+// supervisor's. Its methods are safe for concurrent use.
 type Client struct {
-	*supervisor.Supervisor[*amqp091.Connection]
-	c *connector
+	lifecycle
+	sup *supervisor.Supervisor[*amqp091.Connection]
+	c   *connector
 }
+
+// lifecycle is what a Client offers of its supervisor.
+type lifecycle = adapt.Lifecycle[*amqp091.Connection]
 
 // New returns a Client for the broker at url
 // (amqp://user:password@host:5672/vhost, or amqps://); Run starts it. The
@@ -35,21 +40,21 @@ func New(url string, o Options) (*Client, error) {
 	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify}
 	var s *supervisor.Supervisor[*amqp091.Connection]
 	if len(ts) > 1 {
-		s, err = adapt.New[*amqp091.Connection](sp, replicas{c}, o.Supervisor)
+		s, err = adapt.New[*amqp091.Connection](sp, replicas{c}, supervisor.Options[*amqp091.Connection]{Settings: o.Supervisor})
 	} else {
-		s, err = adapt.New(sp, c, o.Supervisor)
+		s, err = adapt.New(sp, c, supervisor.Options[*amqp091.Connection]{Settings: o.Supervisor})
 	}
 	if err != nil {
 		return nil, err
 	}
 	c.name = s.Name()
-	return &Client{Supervisor: s, c: c}, nil
+	return &Client{lifecycle: adapt.Lift(s), sup: s, c: c}, nil
 }
 
 // Status is the supervisor's, whose Err is Degraded's error while the
 // broker blocks publishing; the state stays Connected.
 func (c *Client) Status() health.Status {
-	st := c.Supervisor.Status()
+	st := c.sup.Status()
 	if err := c.Degraded(); err != nil && st.State == health.Connected {
 		st.Err = err
 	}

@@ -48,10 +48,15 @@ func TestConformance(t *testing.T) {
 		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
 			s := srv.(*rabbitServer)
 			c, err := amqp.New(s.url(o), amqp.Options{
-				Topology:      declare(s.queue),
+				Topology: func(ctx context.Context, ch *amqp091.Channel) error {
+					if err := declare(s.queue)(ctx, ch); err != nil || o.OnConnect == nil {
+						return err
+					}
+					return o.OnConnect(ctx) // the program's OnConnect: amqp's is Topology
+				},
 				BeforeConnect: s.beforeConnect(o.BeforeConnect),
 				Heartbeat:     time.Second,
-				Supervisor:    supervisor.Options[*amqp091.Connection]{Settings: o.Settings, OnConnect: conformance.OnConnect[*amqp091.Connection](o.OnConnect)},
+				Supervisor:    o.Settings,
 			})
 			if err != nil {
 				return nil, err

@@ -76,7 +76,7 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 		}
 		var missed error // why the consumer was started again, once the new one is up
 		for {
-			conn, err := c.Conn(ctx)
+			conn, err := c.sup.Conn(ctx)
 			if err != nil {
 				return
 			}
@@ -126,7 +126,7 @@ func (c *Client) refused(ctx context.Context, l *link, queue string, err error, 
 		return false
 	}
 	ce := &consumeError{queue: queue, err: c.c.safe(err)}
-	c.Invalidate(l.conn, ce)
+	c.sup.Invalidate(l.conn, ce)
 	return yield(Delivery{}, fmt.Errorf("amqp: %w", ce))
 }
 
@@ -140,7 +140,7 @@ func (c *Client) gone(ctx context.Context, l *link) error {
 	}
 	select {
 	case <-l.dead:
-		c.Invalidate(l.conn, l.reason)
+		c.sup.Invalidate(l.conn, l.reason)
 		return l.reason
 	case <-ctx.Done():
 		return nil

@@ -3,8 +3,8 @@
 // amqp091's own recovery off.
 //
 // New(url, Options) returns a *Client, the supervisor of an
-// *amqp091.Connection: every connection runs Options.Topology, then
-// Supervisor.OnConnect, before it counts as connected, is watched with
+// *amqp091.Connection: every connection runs Options.Topology before it
+// counts as connected, is watched with
 // AMQP heartbeats, and is replaced with backoff when it breaks.
 //
 //	c, err := amqp.New("amqp://app:secret@rabbit:5672/orders", amqp.Options{Topology: declare})

@@ -33,7 +33,7 @@ func Example() {
 			_, err := ch.QueueDeclare("results", true, false, false, false, nil)
 			return err
 		},
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Name: "rabbit"}},
+		Supervisor: supervisor.Settings{Name: "rabbit"},
 	})
 	if err != nil {
 		log.Fatal(err) // names the bad option; never shows the password

@@ -46,7 +46,7 @@ type Options struct {
 	Prefetch int
 	// Supervisor configures the supervisor; an empty Name becomes the url,
 	// redacted; its Classify runs after this package's.
-	Supervisor supervisor.Options[*amqp091.Connection]
+	Supervisor supervisor.Settings
 }
 
 // maxHeartbeat is AMQP's longest: a 16-bit count of seconds.

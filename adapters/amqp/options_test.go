@@ -1,7 +1,6 @@
 package amqp_test
 
 import (
-	amqp091 "github.com/rabbitmq/amqp091-go"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,7 +28,7 @@ func TestBadOptions(t *testing.T) {
 		{"amqp://h/", amqp.Options{Heartbeat: 70000 * 1e9}, "amqp: Heartbeat 19h26m40s: longer than 18h12m15s"},
 		{"amqp://h/", amqp.Options{Prefetch: -1}, "amqp: Prefetch -1: negative"},
 		{"amqp://h/", amqp.Options{Prefetch: 70000}, "amqp: Prefetch 70000: more than 65535 (basic.qos counts in 16 bits)"},
-		{"amqp://h/", amqp.Options{Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{MaxAttempts: -1}}}, "amqp: Supervisor.MaxAttempts -1: negative"},
+		{"amqp://h/", amqp.Options{Supervisor: supervisor.Settings{MaxAttempts: -1}}, "amqp: Supervisor.MaxAttempts -1: negative"},
 	} {
 		_, err := amqp.New(tc.url, tc.o)
 		require.ErrorIs(t, err, supervisor.ErrInvalidOptions, tc.want)

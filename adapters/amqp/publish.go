@@ -22,7 +22,7 @@ func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.
 		return fmt.Errorf("amqp: publish: %w", err)
 	}
 	for {
-		conn, err := c.Conn(ctx)
+		conn, err := c.sup.Conn(ctx)
 		if err != nil {
 			return fmt.Errorf("amqp: publish: not sent: %w", err)
 		}

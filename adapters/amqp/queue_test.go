@@ -93,7 +93,7 @@ func TestDoKeepsTheConnectionOnAChannelException(t *testing.T) {
 	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
 	connected(t, run(t, c))
 	ctx := ctxFor(t, time.Minute)
-	err := c.Do(ctx, func(ctx context.Context, conn *amqp091.Connection) error {
+	err := c.Sup().Do(ctx, func(ctx context.Context, conn *amqp091.Connection) error {
 		ch, err := conn.Channel()
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ func TestWrongPasswordGivesUp(t *testing.T) {
 	const password = "wrong-Pa55word"
 	log, out := logger()
 	c := newClient(t, b.URLAt(b.Addr(), rabbittest.User, password, "/"), amqp.Options{
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Logger: log}}})
+		Supervisor: supervisor.Settings{Logger: log}})
 	run(t, c)
 	ctx := ctxFor(t, time.Minute)
 	for _, err := range c.Deliveries(ctx, "any") {

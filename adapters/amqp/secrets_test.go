@@ -58,7 +58,7 @@ func TestSecretsNeverShow(t *testing.T) {
 		Topology: func(context.Context, *amqp091.Channel) error {
 			return fmt.Errorf("declare failed for %s (%s, %s, %q)", u, url.QueryEscape(password), url.PathEscape(password), "\x00"+user+"\x00"+password)
 		},
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Logger: log, MaxAttempts: 1}},
+		Supervisor: supervisor.Settings{Logger: log, MaxAttempts: 1},
 	})
 	run(t, c)
 	err := finished(t, c, time.Minute)
@@ -70,7 +70,7 @@ func TestSecretsNeverShow(t *testing.T) {
 	// A user the vhost refuses: the broker's 530 names the user.
 	const stranger = "svc-Qv55"
 	addUser(t, b, stranger, password, false)
-	c = newClient(t, b.URLAt(b.Addr(), stranger, password, "/"), amqp.Options{Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Logger: log}}})
+	c = newClient(t, b.URLAt(b.Addr(), stranger, password, "/"), amqp.Options{Supervisor: supervisor.Settings{Logger: log}})
 	run(t, c)
 	err = finished(t, c, time.Minute)
 	var ae *amqp091.Error
@@ -104,7 +104,7 @@ func TestRotatingPassword(t *testing.T) {
 			}
 			return nil
 		},
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Logger: log}},
+		Supervisor: supervisor.Settings{Logger: log},
 	})
 	connected(t, run(t, c))
 	assert.GreaterOrEqual(t, calls.Load(), int32(3))

@@ -31,7 +31,7 @@ func TestSlowLoginIsATimeoutNotARefusal(t *testing.T) {
 	require.NoError(t, err)
 	u.Host = relay.Addr
 	c := newClient(t, u.String(), amqp.Options{
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{ConnectTimeout: 300 * time.Millisecond}}})
+		Supervisor: supervisor.Settings{ConnectTimeout: 300 * time.Millisecond}})
 	st := run(t, c)
 	last := testkit.Until(t, st, 30*time.Second, "a third failed attempt", func(s health.Status) bool {
 		return s.State == health.Failed || s.State == health.Backoff && s.Attempt >= 3

@@ -39,7 +39,7 @@ func TestCloseSeenByOwnReadLoopReachesClassify(t *testing.T) {
 		srv := closingServer(t, im, websocket.ClosePolicyViolation, "token revoked")
 		o := testOptions()
 		o.PingInterval = 50 * time.Millisecond
-		o.Supervisor.OnConnect = func(_ context.Context, conn *websocket.Conn) error {
+		o.OnConnect = func(_ context.Context, conn *websocket.Conn) error {
 			go func() {
 				for {
 					if _, _, err := conn.ReadMessage(); err != nil {

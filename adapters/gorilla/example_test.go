@@ -49,16 +49,14 @@ func Example() {
 	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/prices?token=s3cr3t"
 	feed, err := gorilla.New(url, gorilla.Options{
 		CloseHint: 10 * time.Millisecond, // a test server restarts fast
-		Supervisor: supervisor.Options[*websocket.Conn]{
-			Settings: supervisor.Settings{
-				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
-			},
-			OnConnect: func(ctx context.Context, c *websocket.Conn) error {
-				if st := feed.Status(); st.Err != nil {
-					fmt.Println("resubscribing after", gorilla.CloseStatus(st.Err))
-				}
-				return c.WriteMessage(websocket.TextMessage, []byte("subscribe prices"))
-			},
+		OnConnect: func(ctx context.Context, c *websocket.Conn) error {
+			if st := feed.Status(); st.Err != nil {
+				fmt.Println("resubscribing after", gorilla.CloseStatus(st.Err))
+			}
+			return c.WriteMessage(websocket.TextMessage, []byte("subscribe prices"))
+		},
+		Supervisor: supervisor.Settings{
+			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
 		},
 	})
 	if err != nil {

@@ -95,7 +95,7 @@ func TestSlowOnConnectKeepsTheConnection(t *testing.T) {
 		srv, pings := startPingedServer(t, im, acceptOpts{})
 		o := testOptions()
 		o.PingInterval, o.PingTimeout = 100*time.Millisecond, 700*time.Millisecond
-		o.Supervisor.OnConnect = func(ctx context.Context, _ *websocket.Conn) error {
+		o.OnConnect = func(ctx context.Context, _ *websocket.Conn) error {
 			slow := time.NewTimer(1200 * time.Millisecond) // 1.5 times the read deadline
 			defer slow.Stop()
 			select {

@@ -19,7 +19,7 @@ func New(url string, o Options) (*supervisor.Supervisor[*websocket.Conn], error)
 		TLS: o.TLS, ReadLimit: o.ReadLimit, PingInterval: o.PingInterval, PingTimeout: o.PingTimeout,
 		CloseTimeout: o.CloseTimeout, CloseHint: o.CloseHint, WriteOnly: o.WriteOnly,
 	}
-	return httpcore.New(&spec, cfg, o.Supervisor, func(c *httpcore.Core) (httpcore.Library[*websocket.Conn], error) {
+	return httpcore.New(&spec, cfg, supervisor.Options[*websocket.Conn]{Settings: o.Supervisor, OnConnect: o.OnConnect}, func(c *httpcore.Core) (httpcore.Library[*websocket.Conn], error) {
 		return &library{Core: c, subprotocols: slices.Clone(o.Subprotocols), compression: o.EnableCompression}, nil
 	})
 }

@@ -49,7 +49,8 @@ func conformanceConn(t *testing.T, a *admin) {
 		c, err := postgres.NewConn(s.dsn(o), postgres.ConnOptions{
 			BeforeConnect:          s.beforeConnect(o.BeforeConnect),
 			TooManyConnectionsHint: tooManyHint,
-			Supervisor:             supervisor.Options[*pgx.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[*pgx.Conn](o.OnConnect)},
+			OnConnect:              conformance.OnConnect[*pgx.Conn](o.OnConnect),
+			Supervisor:             o.Settings,
 		})
 		if err != nil {
 			return nil, err
@@ -120,7 +121,7 @@ const (
 	pingInterval = 200 * time.Millisecond
 	pingTimeout  = time.Second
 	tooManyHint  = 10 * time.Millisecond
-	noOnConnect  = "its connection stays private: Options.Supervisor is a supervisor.Settings, without OnConnect"
+	noOnConnect  = "its connection stays private: it has no OnConnect"
 	noSecretEcho = "PostgreSQL repeats nothing the client sent when a session ends (terminated, or closed by the client): secrets-refused covers its connect errors"
 )
 

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -28,11 +29,13 @@ type ConnOptions struct {
 	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
 	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
+	// OnConnect runs after every connect, before Connected: prepare
+	// statements, SET search_path, register types. See
+	// supervisor.Options.OnConnect.
+	OnConnect func(ctx context.Context, conn *pgx.Conn) error
 	// Supervisor configures the supervisor; an empty Name becomes
-	// "postgres conn " and the redacted target. OnConnect runs after
-	// every connect, before Connected: prepare statements, SET
-	// search_path, register types.
-	Supervisor supervisor.Options[*pgx.Conn]
+	// "postgres conn " and the redacted target.
+	Supervisor supervisor.Settings
 }
 
 // NewConn returns a supervisor over one *pgx.Conn to dsn, a URL
@@ -65,11 +68,11 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if t.several() {
 		conn = replicas{c}
 	}
-	sup, err := newSupervisor(t, nil, conn, o.Supervisor)
+	sup, err := newSupervisor(t, nil, conn, withOnConnect(o.Supervisor, o.OnConnect))
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{Supervisor: sup, turn: c.turn}, nil
+	return &Conn{lifecycle: adapt.Lift(sup), sup: sup, turn: c.turn}, nil
 }
 
 // closeTimeout bounds closing one connection: the wait for its turn, the

@@ -11,17 +11,16 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Conn is what NewConn returns: the supervisor of one *pgx.Conn. A
+// Conn is what NewConn returns: the supervisor of one *pgx.Conn, with its
+// Run, Status, Subscribe, Done, Err, Name, History and RetryNow. A
 // *pgx.Conn is not safe for concurrent use, so Do, the Connections loop
 // bodies and the supervisor's Close take turns: a caller waits for its
 // turn until its ctx ends, without a goroutine of its own. The connection
-// is not watched in the background: the queries find it broken. Conn(ctx)
-// hands it out without a turn: a program that uses it so keeps every
-// other user off it, stops using it before Run's ctx ends, and calls
-// Invalidate(conn, err) itself when IsConnError(err) or conn.IsClosed().
-// Its methods are safe for concurrent use; f must not call Do.
+// is not watched in the background: the queries find it broken. Its
+// methods are safe for concurrent use; f must not call Do.
 type Conn struct {
-	*supervisor.Supervisor[*pgx.Conn]
+	lifecycle[*pgx.Conn]
+	sup  *supervisor.Supervisor[*pgx.Conn]
 	turn chan struct{} // capacity 1: full while f, a loop body or Close runs
 }
 
@@ -34,7 +33,7 @@ type Conn struct {
 // error as is, or why f did not run.
 func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Conn) error) error {
 	for {
-		conn, err := c.Conn(ctx)
+		conn, err := c.sup.Conn(ctx)
 		if err != nil {
 			return err
 		}
@@ -50,11 +49,11 @@ func (c *Conn) run(ctx context.Context, conn *pgx.Conn, f func(ctx context.Conte
 	switch closed := conn.IsClosed(); {
 	case callerEnded(ctx, err):
 		if closed {
-			c.Invalidate(conn, fmt.Errorf("postgres: pgx closed the connection as its caller's context ended a query (%w): %w",
+			c.sup.Invalidate(conn, fmt.Errorf("postgres: pgx closed the connection as its caller's context ended a query (%w): %w",
 				err, supervisor.ErrReplaced))
 		}
 	case closed || IsConnError(err):
-		c.Invalidate(conn, err)
+		c.sup.Invalidate(conn, err)
 	}
 	return err
 }
@@ -63,7 +62,7 @@ func (c *Conn) run(ctx context.Context, conn *pgx.Conn, f func(ctx context.Conte
 // Connections does, each loop body in its turn.
 func (c *Conn) Connections(ctx context.Context) iter.Seq[*pgx.Conn] {
 	return func(yield func(*pgx.Conn) bool) {
-		for conn := range c.Supervisor.Connections(ctx) {
+		for conn := range c.sup.Connections(ctx) {
 			more := true
 			ran, err := c.turnWith(ctx, conn, func() error { more = yield(conn); return nil })
 			if err != nil || ran && !more {
@@ -87,9 +86,14 @@ func (c *Conn) turnWith(ctx context.Context, conn *pgx.Conn, f func() error) (ra
 		}
 	}
 	defer func() { <-c.turn }()
-	if conn.IsClosed() { // the supervisor closed it, or a user of Conn(ctx) broke it
-		c.Invalidate(conn, pgconn.ErrConnClosed)
+	if conn.IsClosed() { // the supervisor closed it, or a query broke it
+		c.sup.Invalidate(conn, pgconn.ErrConnClosed)
 		return false, nil
 	}
 	return true, f()
 }
+
+// Invalidate tells the supervisor that conn, which Do or Connections
+// handed out, failed: err is the reason shown in Status. The connection is
+// closed in its turn and dialed again. See supervisor.Supervisor.Invalidate.
+func (c *Conn) Invalidate(conn *pgx.Conn, err error) { c.sup.Invalidate(conn, err) }

@@ -30,7 +30,7 @@ import (
 // gets "conn busy", every answer is right, and the connection is never
 // invalidated.
 func TestConnDoSerialisesItsCallers(t *testing.T) {
-	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -66,7 +66,7 @@ func TestConnDoSerialisesItsCallers(t *testing.T) {
 // runs, another Do waits, and its ctx ends the wait (its f never runs);
 // then the next one runs.
 func TestConnDoWaitsForItsTurnWithItsContext(t *testing.T) {
-	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))
@@ -222,7 +222,7 @@ func TestConnClosesItsConnectionInItsTurn(t *testing.T) {
 				}}, nil
 			}
 		},
-		Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}},
+		Supervisor: supervisor.Settings{Backoff: fast},
 	})
 	require.NoError(t, err)
 	runCtx, stopRun := context.WithCancel(context.Background())

@@ -20,21 +20,19 @@ import (
 func TestConnReconnectsAfterInvalidate(t *testing.T) {
 	admin := shared.Connect(t)
 	var onConnect atomic.Int32
-	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{
-		Settings: supervisor.Settings{
-			Backoff: fast,
-		},
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{
+		Supervisor: supervisor.Settings{Backoff: fast},
 		OnConnect: func(ctx context.Context, c *pgx.Conn) error {
 			onConnect.Add(1)
 			_, err := c.Exec(ctx, "SET application_name = 'redial-conn-test'")
 			return err
 		},
-	}})
+	})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, err := s.Conn(ctx)
+	conn, err := s.Sup().Conn(ctx)
 	require.NoError(t, err)
 	var app string
 	require.NoError(t, conn.QueryRow(ctx, "SHOW application_name").Scan(&app))
@@ -53,7 +51,7 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 	var pg *pgconn.PgError
 	require.ErrorAs(t, st.Err, &pg, "the Invalidate reason is kept")
 	assert.Equal(t, "57P01", pg.Code)
-	conn2, err := s.Conn(ctx)
+	conn2, err := s.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.NotSame(t, conn, conn2)
 	require.NoError(t, conn2.QueryRow(ctx, "SHOW application_name").Scan(&app))
@@ -66,7 +64,7 @@ func TestConnReconnectsAfterInvalidate(t *testing.T) {
 // terminated backend breaks it, and the supervisor reconnects.
 func TestDoInvalidatesOnlyOnConnectionErrors(t *testing.T) {
 	admin := shared.Connect(t)
-	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
+	s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)

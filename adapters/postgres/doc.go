@@ -8,10 +8,11 @@
 //	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{}) // *Listener
 //	p, err := postgres.NewPool(dsn, postgres.PoolOptions{})         // *Pool
 //
-// Each embeds its *supervisor.Supervisor (Run, Status, Subscribe, Done,
-// Err, Name, History, Conn, Invalidate, RetryNow). Its settings are
-// Options.Supervisor: a supervisor.Options for NewConn, which hands out
-// its connection, supervisor.Settings for the Listener and the Pool. The
+// Each offers its supervisor's Run, Status, Subscribe, Done, Err, Name,
+// History and RetryNow; the connection itself only through Do (and a
+// Conn's Connections), which keep the adapter's rules. Its settings are
+// Options.Supervisor, a supervisor.Settings, with OnConnect beside it for
+// NewConn, which hands out its connection. The
 // default Name is the kind and the DSN's target without its secrets
 // ("postgres pool postgres://app@h1:5432,h2:5433/db"), so that the kinds
 // on one DSN are told apart. A bad option is one error wrapping

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -41,7 +40,7 @@ func TestEndpointsAreTheDSNsHosts(t *testing.T) {
 		{"prefer-standby", "postgres://u:Zq9-secret@" + a + "," + b + "/db?sslmode=disable&target_session_attrs=prefer-standby", []string{"", "", ""}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := postgres.NewConn(tc.dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
+			s, err := postgres.NewConn(tc.dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 			require.NoError(t, err)
 			testkit.Run(t, s)
 			testkit.WaitStatus(t, s, 10*time.Second, "three attempts", func(st health.Status) bool { return st.Attempt >= 3 })

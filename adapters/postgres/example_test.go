@@ -102,11 +102,11 @@ func ExamplePoolOptions_beforeConnect() {
 		log.Fatal(err)
 	}
 	go p.Run(ctx)
-	db, err := p.Conn(ctx) // the supervisor's Conn: the *pgxpool.Pool, the same across rotations
+	err = p.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		_, err := conn.Exec(ctx, "SELECT 1")
+		return err
+	})
 	if err != nil {
-		log.Fatal(err)
-	}
-	if _, err := db.Exec(ctx, "SELECT 1"); err != nil {
 		log.Print(postgres.SafeError(err)) // pgx's own error, without the token in its fields
 	}
 }
@@ -116,11 +116,9 @@ func ExamplePoolOptions_beforeConnect() {
 func ExampleNewConn() {
 	ctx := context.Background()
 	s, err := postgres.NewConn(os.Getenv("DATABASE_URL"), postgres.ConnOptions{
-		Supervisor: supervisor.Options[*pgx.Conn]{
-			OnConnect: func(ctx context.Context, c *pgx.Conn) error {
-				_, err := c.Exec(ctx, "SET search_path = app") // again on every connect
-				return err
-			},
+		OnConnect: func(ctx context.Context, c *pgx.Conn) error {
+			_, err := c.Exec(ctx, "SET search_path = app") // again on every connect
+			return err
 		},
 	})
 	if err != nil {

@@ -1,5 +1,12 @@
 package postgres
 
+import (
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/redial-go/redial/supervisor"
+)
+
 // Buffered returns how many deliveries wait in l's buffer: nothing else
 // tells a test that the Listener has received what it has not handed out.
 func Buffered(l *Listener) int { return len(l.items) }
@@ -16,3 +23,9 @@ func EndpointNames(dsn string) []string {
 	}
 	return names(endpointsOf(&cfg.Config, secretsOf(dsn, &cfg.Config)))
 }
+
+// The supervisors under a Conn, a Pool and a Listener: the tests of the
+// adapter's rules reach what a program cannot.
+func (c *Conn) Sup() *supervisor.Supervisor[*pgx.Conn]         { return c.sup }
+func (p *Pool) Sup() *supervisor.Supervisor[*pgxpool.Pool]     { return p.sup }
+func (l *Listener) Sup() *supervisor.Supervisor[*listenerConn] { return l.sup }

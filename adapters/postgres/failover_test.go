@@ -139,7 +139,7 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, first.Addr(), p.Status().Endpoint)
 	serverPort := func() (int, error) {
@@ -169,7 +169,7 @@ func TestListenerAndPoolFailOverWhenTheFirstHostStops(t *testing.T) {
 	assert.Equal(t, shared.Port(), got, "queries run on the second host")
 	var one int
 	require.NoError(t, pool.QueryRow(ctx, "SELECT 1").Scan(&one), "the same *pgxpool.Pool works")
-	again, err := p.Conn(ctx)
+	again, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.Same(t, pool, again)
 	loss := lossOf(t, p.History())
@@ -250,7 +250,7 @@ func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 	_, err := first.Connect(t).Exec(t.Context(), "ALTER ROLE "+role+" CONNECTION LIMIT 0")
 	require.NoError(t, err)
 	dsn := fmt.Sprintf("postgres://%s:%s@%s,%s/postgres", role, pw, first.Addr(), shared.Addr())
-	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast, FailoverSpread: spread}}})
+	s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	st := testkit.WaitStatus(t, s, 10*time.Second, "connected", testkit.InState(health.Connected))
@@ -305,7 +305,7 @@ func TestPoolDropsADialThatStraddledAFailover(t *testing.T) {
 	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	require.Equal(t, first.Addr(), p.Status().Endpoint)
 	pool.Reset() // no idle connection: the next query dials

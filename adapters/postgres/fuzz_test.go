@@ -83,7 +83,7 @@ func FuzzRedactDSN(f *testing.F) {
 		} else {
 			check("NewListener's Name", l.Name())
 		}
-		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: o}})
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: o})
 		if err != nil {
 			checkErr("NewConn's error", err)
 			return

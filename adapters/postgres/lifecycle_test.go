@@ -103,7 +103,7 @@ func TestPoolRunClosesThePool(t *testing.T) {
 	t.Cleanup(unblock) // first
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.ErrorIs(t, p.Run(ctx), supervisor.ErrAlreadyStarted)
 	require.NoError(t, pool.Ping(ctx), "a second Run closed the pool")
@@ -120,6 +120,6 @@ func TestPoolRunClosesThePool(t *testing.T) {
 	require.NoError(t, <-ran)
 	assert.Error(t, pool.Ping(ctx), "the pool outlived Run")
 	assert.NoError(t, p.Err())
-	_, err = p.Conn(ctx)
+	_, err = p.Sup().Conn(ctx)
 	assert.ErrorIs(t, err, supervisor.ErrStopped)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -65,7 +66,8 @@ type Notification struct {
 // re-LISTENing after every reconnect. Notifications received before Run
 // returned can still be read. Its methods are safe for concurrent use.
 type Listener struct {
-	*supervisor.Supervisor[*ListenerConn]
+	lifecycle[*listenerConn]
+	sup                       *supervisor.Supervisor[*listenerConn]
 	items                     chan item // the bounded buffer, in the server's order
 	pingInterval, pingTimeout time.Duration
 	t                         target
@@ -81,10 +83,9 @@ type Listener struct {
 	lost error // why the connection was lost, for that error
 }
 
-// ListenerConn is one connection of a Listener, which only the Listener
-// uses: a program may hand the one Conn returns to Invalidate, to have
-// the Listener reconnect.
-type ListenerConn struct{ conn *pgx.Conn }
+// listenerConn is one connection of a Listener, which only the Listener
+// uses.
+type listenerConn struct{ conn *pgx.Conn }
 
 // item is one delivery: a notification, or the ErrMissed error.
 type item struct {
@@ -142,14 +143,15 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	timeout := min(connectTimeout(o.Supervisor.ConnectTimeout), o.PingTimeout)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, timeout), l: l}
-	var conn supervisor.Connector[*ListenerConn] = c
+	var conn supervisor.Connector[*listenerConn] = c
 	if l.t.several() {
 		conn = listenReplicas{c}
 	}
-	l.Supervisor, err = newSupervisor(l.t, nil, conn, withOnConnect(o.Supervisor, l.onConnect))
+	l.sup, err = newSupervisor(l.t, nil, conn, withOnConnect(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}
+	l.lifecycle = adapt.Lift(l.sup)
 	return l, nil
 }
 

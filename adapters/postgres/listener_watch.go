@@ -19,13 +19,13 @@ type listenConnector struct {
 	l *Listener
 }
 
-func (c *listenConnector) Connect(ctx context.Context) (*ListenerConn, error) {
+func (c *listenConnector) Connect(ctx context.Context) (*listenerConn, error) {
 	return listening(c.connect(ctx, -1))
 }
 
-func (c *listenConnector) Close(lc *ListenerConn) error { return c.connector.Close(lc.conn) }
+func (c *listenConnector) Close(lc *listenerConn) error { return c.connector.Close(lc.conn) }
 
-func (c *listenConnector) Watch(ctx context.Context, lc *ListenerConn) error {
+func (c *listenConnector) Watch(ctx context.Context, lc *listenerConn) error {
 	return c.l.watch(ctx, lc.conn)
 }
 
@@ -33,20 +33,20 @@ type listenReplicas struct{ *listenConnector }
 
 func (r listenReplicas) Endpoints() []string { return names(r.t.hosts) }
 
-func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*ListenerConn, error) {
+func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*listenerConn, error) {
 	return listening(r.connect(ctx, i))
 }
 
-func listening(conn *pgx.Conn, err error) (*ListenerConn, error) {
+func listening(conn *pgx.Conn, err error) (*listenerConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ListenerConn{conn}, nil
+	return &listenerConn{conn}, nil
 }
 
 // onConnect LISTENs on every channel, in one round trip, before the state
 // is Connected, and serves the Listen calls made until now.
-func (l *Listener) onConnect(ctx context.Context, lc *ListenerConn) error {
+func (l *Listener) onConnect(ctx context.Context, lc *listenerConn) error {
 	l.mu.Lock()
 	channels := slices.Clone(l.channels)
 	reqs := l.pending

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,7 +144,7 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 	c := rejecting
 	hook := func(context.Context, *pgconn.Config) error { return nil } // keeps the DSN's password: a hook that could rotate it
 	build := func(dsn string) runner {
-		s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: hook, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast}}})
+		s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: hook, Supervisor: supervisor.Settings{Backoff: fast}})
 		require.NoError(t, err)
 		return s
 	}

@@ -53,6 +53,10 @@ func newSupervisor[C comparable](t target, classify func(error) error, c supervi
 	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: classify}, c, o)
 }
 
+// lifecycle is what Conn, Listener and Pool offer of their supervisor:
+// Run, Status, Subscribe, Done, Err, Name, History, RetryNow.
+type lifecycle[C comparable] = adapt.Lifecycle[C]
+
 // withOnConnect returns the Options[C] of the Settings s and onConnect.
 func withOnConnect[C comparable](s supervisor.Settings, onConnect func(context.Context, C) error) supervisor.Options[C] {
 	return supervisor.Options[C]{Settings: s, OnConnect: onConnect}

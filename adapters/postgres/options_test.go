@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -24,7 +23,7 @@ type sharedOptions struct {
 // construct builds each of the three kinds from the same dsn and options.
 var construct = map[string]func(dsn string, o sharedOptions) error{
 	"conn": func(dsn string, o sharedOptions) error {
-		_, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: o.hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: o.sup}})
+		_, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: o.hint, Supervisor: o.sup})
 		return err
 	},
 	"listener": func(dsn string, o sharedOptions) error {
@@ -144,7 +143,7 @@ func TestZeroOptionalFieldsAreDefaults(t *testing.T) {
 	p, err = postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Name: "orders"}})
 	require.NoError(t, err)
 	assert.Equal(t, "orders", p.Name())
-	c, err = postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Name: "one"}}})
+	c, err = postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Name: "one"}})
 	require.NoError(t, err)
 	assert.Equal(t, "one", c.Name())
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -57,8 +58,9 @@ type PoolOptions struct {
 // work, Backoff while it can serve none (see Do). Its methods are safe for
 // concurrent use.
 type Pool struct {
-	*supervisor.Supervisor[*pgxpool.Pool]
-	c *poolConnector
+	lifecycle[*pgxpool.Pool]
+	sup *supervisor.Supervisor[*pgxpool.Pool]
+	c   *poolConnector
 }
 
 // NewPool returns a Pool on dsn (see NewConn; the DSN may carry
@@ -97,7 +99,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 		return nil, err
 	}
 	c.proven = sup.Proven
-	return &Pool{Supervisor: sup, c: c}, nil
+	return &Pool{lifecycle: adapt.Lift(sup), sup: sup, c: c}, nil
 }
 
 // Run is the supervisor's Run, and then closes the pool: connections get
@@ -107,12 +109,23 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 // Run panic with its value too.
 func (p *Pool) Run(ctx context.Context) error {
 	if !p.c.started.CompareAndSwap(false, true) {
-		return p.Supervisor.Run(ctx) // ErrAlreadyStarted
+		return p.sup.Run(ctx) // ErrAlreadyStarted
 	}
 	defer p.c.close() // when Run panics too
-	err := p.Supervisor.Run(ctx)
+	err := p.sup.Run(ctx)
 	p.c.close()
 	p.c.hooks.over.Store(true)
 	p.c.raise()
 	return err
+}
+
+// Stat returns the pool's statistics (pgxpool's, for metrics), or nil
+// before the first attempt made the pool.
+func (p *Pool) Stat() *pgxpool.Stat {
+	select {
+	case <-p.c.made:
+		return p.c.pool.Stat()
+	default:
+		return nil
+	}
 }

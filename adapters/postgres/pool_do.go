@@ -39,12 +39,12 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 		// The database answered: proof that a Pool in Backoff can serve.
 		// The connection is released first, free for the ping.
 		conn.Release()
-		p.Proven()
+		p.sup.Proven()
 	case callerEnded(ctx, err):
 		p.c.interrupted(conn.Conn().PgConn())
 	case IsConnError(err):
 		err = p.c.t.scrub(err)
-		p.Invalidate(pool, err) // ignored unless pool is live
+		p.sup.Invalidate(pool, err) // ignored unless pool is live
 		return err
 	}
 	return p.c.t.scrub(err)
@@ -60,7 +60,7 @@ func (p *Pool) acquireFailed(ctx context.Context, pool *pgxpool.Pool, err error)
 	case callerEnded(ctx, err):
 	case dial && p.c.dials.working() > 0:
 	case dial || IsConnError(err):
-		p.Invalidate(pool, out)
+		p.sup.Invalidate(pool, out)
 	}
 	return out
 }
@@ -71,13 +71,13 @@ func (p *Pool) pool(ctx context.Context) (*pgxpool.Pool, error) {
 	select {
 	case <-p.c.made:
 		select {
-		case <-p.Done():
-			return p.Conn(ctx) // fails at once
+		case <-p.sup.Done():
+			return p.sup.Conn(ctx) // fails at once
 		default:
 			return p.c.pool, nil
 		}
 	default:
-		return p.Conn(ctx)
+		return p.sup.Conn(ctx)
 	}
 }
 

@@ -39,7 +39,7 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	rec := testkit.Record(p)
 
@@ -59,7 +59,7 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 	assert.ErrorContains(t, st.Err, err.Error(), "the lost reason is the query's error")
 	testkit.WaitStatus(t, p, 10*time.Second, "connected again", testkit.InState(health.Connected))
 	assert.Equal(t, []health.State{health.Backoff, health.Connecting, health.Connected}, rec.Stop()[1:])
-	same, err := p.Conn(ctx)
+	same, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.Same(t, pool, same)
 	require.NoError(t, p.Do(ctx, selectOne))

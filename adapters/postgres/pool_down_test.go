@@ -29,7 +29,7 @@ func TestPoolBacksOffWhileServerIsDown(t *testing.T) {
 	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 
 	statuses, unsub := p.Subscribe()
@@ -88,7 +88,7 @@ func TestPoolBacksOffWhileServerIsDown(t *testing.T) {
 	for _, st := range backoffs {
 		assert.LessOrEqual(t, st.NextAttempt.Sub(st.Since), bo.Cap, "a planned delay beyond Cap")
 	}
-	same, err := p.Conn(ctx)
+	same, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.Same(t, pool, same, "the program's pool is the same")
 	var one int

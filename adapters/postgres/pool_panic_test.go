@@ -52,10 +52,10 @@ func TestPoolHookPanicOutsideAnAttempt(t *testing.T) {
 			}()
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
-			pool, err := p.Conn(ctx)
+			pool, err := p.Sup().Conn(ctx)
 			require.NoError(t, err)
 			if inBackoff {
-				p.Invalidate(pool, errors.New("test: lost"))
+				p.Sup().Invalidate(pool, errors.New("test: lost"))
 				testkit.WaitStatus(t, p, 10*time.Second, "an hour's backoff", func(st health.Status) bool {
 					return st.State == health.Backoff && time.Until(st.NextAttempt) > 30*time.Minute
 				})

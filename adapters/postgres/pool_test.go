@@ -40,7 +40,7 @@ func TestTerminatedBackendsRecover(t *testing.T) {
 	testkit.Run(t, l)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	testkit.WaitStatus(t, l, 10*time.Second, "listener connected", testkit.InState(health.Connected))
 	pings.waitEnded(t, 2, 5*time.Second) // the pool's connection is in steady use

@@ -71,7 +71,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 	require.NoError(t, err)
 	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"rot"}, BeforeConnect: v.beforeConnect, Supervisor: o})
 	require.NoError(t, err)
-	s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: v.beforeConnect, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: fast, Logger: o.Logger}}})
+	s, err := postgres.NewConn(dsn, postgres.ConnOptions{BeforeConnect: v.beforeConnect, Supervisor: supervisor.Settings{Backoff: fast, Logger: o.Logger}})
 	require.NoError(t, err)
 	kinds := map[string]runner{"pool": p, "listener": l, "conn": s}
 	for _, r := range kinds {
@@ -80,7 +80,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
+	pool, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	recs := map[string]*testkit.Recorder{}
 	for name, r := range kinds {
@@ -122,7 +122,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 		assert.NotContains(t, states, health.Failed, "%s: %v", name, states)
 		assert.Contains(t, states, health.Backoff, "%s never noticed the rotation: %v", name, states)
 	}
-	same, err := p.Conn(ctx)
+	same, err := p.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.Same(t, pool, same, "the program keeps its *pgxpool.Pool")
 	var one int

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,7 +31,7 @@ var kinds = hintedKinds(0)
 func hintedKinds(hint time.Duration) map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner {
 	return map[string]func(t *testing.T, dsn string, o supervisor.Settings) runner{
 		"conn": func(t *testing.T, dsn string, o supervisor.Settings) runner {
-			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: o}})
+			s, err := postgres.NewConn(dsn, postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: o})
 			require.NoError(t, err)
 			return s
 		},

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -29,7 +28,7 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	c.Connect(t)
 	c.Connect(t)
 
-	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: bo}}})
+	s, err := postgres.NewConn(c.DSN(), postgres.ConnOptions{TooManyConnectionsHint: hint, Supervisor: supervisor.Settings{Backoff: bo}})
 	require.NoError(t, err)
 	testkit.Run(t, s)
 	var st health.Status
@@ -47,7 +46,7 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	require.NoError(t, held.Close(t.Context())) // a slot frees
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, err := s.Conn(ctx)
+	conn, err := s.Sup().Conn(ctx)
 	require.NoError(t, err)
 	require.NoError(t, conn.Ping(ctx))
 	assert.Equal(t, health.Connected, s.Status().State)

@@ -12,13 +12,16 @@ import (
 	"github.com/redial-go/redial/supervisor"
 )
 
-// Client keeps one Server-Sent Events stream alive: it embeds the
-// supervisor of its *Stream and adds Events, LastEventID and Lag. Its
-// methods are safe for concurrent use.
+// Client keeps one Server-Sent Events stream alive: Events, LastEventID
+// and Lag, and its supervisor's Run, Status, Subscribe, Done, Err, Name,
+// History and RetryNow. Its methods are safe for concurrent use.
 type Client struct {
-	*supervisor.Supervisor[*Stream]
+	lifecycle
 	feed *feed
 }
+
+// lifecycle is what a Client offers of its supervisor.
+type lifecycle = adapt.Lifecycle[*stream]
 
 // New returns a Client for the event stream at url (http:// or https://),
 // ready to Run. Defaults: IdleTimeout 15s, ReadLimit 1 MiB, Buffer 64,
@@ -33,9 +36,9 @@ func New(url string, o Options) (*Client, error) {
 	}
 	var f *feed
 	r := &reconnection{}
-	so := supervisor.Options[*Stream]{Settings: o.Supervisor}
+	so := supervisor.Options[*stream]{Settings: o.Supervisor}
 	so.Classify = adapt.Chain(r.hint, o.Supervisor.Classify)
-	sup, err := httpcore.New(&spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*Stream], error) {
+	sup, err := httpcore.New(&spec, cfg, so, func(c *httpcore.Core) (httpcore.Library[*stream], error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")
@@ -48,7 +51,7 @@ func New(url string, o Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Supervisor: sup, feed: f}, nil
+	return &Client{lifecycle: adapt.Lift(sup), feed: f}, nil
 }
 
 // Lag says how far behind Events the program is; it makes the Client a

@@ -22,12 +22,12 @@ type library struct {
 // Dial makes one streaming GET, bounded by ctx (ConnectTimeout) until the
 // server answered 200 text/event-stream; a failed attempt leaves nothing
 // open.
-func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, _ *httpcore.State) (*Stream, *http.Response, error) {
+func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, _ *httpcore.State) (*stream, *http.Response, error) {
 	g, resp, err := l.open(ctx, a)
 	if g == nil {
 		return nil, resp, err
 	}
-	return &Stream{attempt: a, leg: g, lastSeen: l.feed.position()}, nil, nil
+	return &stream{attempt: a, leg: g, lastSeen: l.feed.position()}, nil, nil
 }
 
 // open makes one request of a's, resuming from the feed's position; a
@@ -81,7 +81,7 @@ func mediaType(ct string) string {
 
 // Close closes s. Events it read that the program has not taken yet are
 // still delivered (see Events).
-func (l *library) Close(s *Stream, _ *httpcore.State) error {
+func (l *library) Close(s *stream, _ *httpcore.State) error {
 	s.close()
 	return nil
 }

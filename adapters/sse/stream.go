@@ -14,10 +14,10 @@ import (
 // errClosed is the cause of a leg's context once it was closed.
 var errClosed = errors.New("stream closed")
 
-// Stream is the Client's connection, which only the Client reads: the
+// stream is the Client's connection, which only the Client reads: the
 // streaming GETs of one attempt. A program may hand the one the
 // supervisor's Conn gives to Invalidate, to replace it.
-type Stream struct {
+type stream struct {
 	attempt *httpcore.Attempt // what every request of the stream sends
 
 	mu     sync.Mutex
@@ -30,7 +30,7 @@ type Stream struct {
 	read     int
 }
 
-// leg is one streaming GET of a Stream: one to begin with, and one more
+// leg is one streaming GET of a stream: one to begin with, and one more
 // each time the stream resumes after a pause.
 type leg struct {
 	ctx    context.Context
@@ -82,7 +82,7 @@ func (g *leg) close() {
 }
 
 // current returns the leg being read, nil when there is none.
-func (s *Stream) current() *leg {
+func (s *stream) current() *leg {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.leg
@@ -90,7 +90,7 @@ func (s *Stream) current() *leg {
 
 // setLeg makes g the leg being read (nil: none) and closes the one before;
 // after close, g is closed instead.
-func (s *Stream) setLeg(g *leg) {
+func (s *stream) setLeg(g *leg) {
 	s.mu.Lock()
 	old := s.leg
 	if s.closed {
@@ -104,7 +104,7 @@ func (s *Stream) setLeg(g *leg) {
 }
 
 // close closes the leg being read; no leg is read after.
-func (s *Stream) close() {
+func (s *stream) close() {
 	s.mu.Lock()
 	old := s.leg
 	s.leg, s.closed = nil, true

@@ -23,7 +23,7 @@ import (
 // request; a new one resumes after the last event read once the program
 // took half the buffer, or after another IdleTimeout/3 to check on the
 // server.
-func (l *library) Watch(ctx context.Context, s *Stream, st *httpcore.State) error {
+func (l *library) Watch(ctx context.Context, s *stream, st *httpcore.State) error {
 	hold := l.feed.hold
 	defer l.feed.flush() // what the last leg queued, when ctx ended it
 	for {
@@ -48,7 +48,7 @@ func (l *library) Watch(ctx context.Context, s *Stream, st *httpcore.State) erro
 }
 
 // resume opens s's next leg, within ConnectTimeout and IdleTimeout/3.
-func (l *library) resume(ctx context.Context, s *Stream, endpoint int) error {
+func (l *library) resume(ctx context.Context, s *stream, endpoint int) error {
 	rctx, cancel := context.WithTimeout(ctx, min(l.timeout, l.feed.hold))
 	defer cancel()
 	g, resp, err := l.open(rctx, s.attempt)
@@ -67,7 +67,7 @@ func (l *library) resume(ctx context.Context, s *Stream, endpoint int) error {
 // the Connection gets the leg's response from a RoundTripper that hands it
 // out once, and its OnRetry, called once, ends it. Its own backoff is
 // neutralized: a 1ns base (no `retry:` rounds to no hint), least jitter.
-func (l *library) read(ctx context.Context, s *Stream) error {
+func (l *library) read(ctx context.Context, s *stream) error {
 	g := s.current()
 	if g == nil {
 		return errClosed
@@ -113,7 +113,7 @@ func (l *library) read(ctx context.Context, s *Stream) error {
 
 // deliver queues e, which leg g of s read. An event that finds the
 // program too far behind pauses g.
-func (l *library) deliver(s *Stream, g *leg, e gosse.Event) {
+func (l *library) deliver(s *stream, g *leg, e gosse.Event) {
 	if g.skip || g.over {
 		g.skip = false
 		return
@@ -130,7 +130,7 @@ func (l *library) deliver(s *Stream, g *leg, e gosse.Event) {
 
 // lossError says why leg g of s broke, masked, with only safe parts of
 // err's chain.
-func (l *library) lossError(s *Stream, g *leg, err error) error {
+func (l *library) lossError(s *stream, g *leg, err error) error {
 	cause := context.Cause(g.ctx)
 	var text string
 	var keep []error

@@ -39,11 +39,9 @@ func Example() {
 	go greetAndHangUp(ln)
 
 	s, err := tcp.New(ln.Addr().String(), tcp.Options{
-		Supervisor: supervisor.Options[net.Conn]{
-			Settings: supervisor.Settings{
-				Name:    "greeter",
-				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
-			},
+		Supervisor: supervisor.Settings{
+			Name:    "greeter",
+			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
 		},
 	})
 	if err != nil {
@@ -94,10 +92,8 @@ func Example_do() {
 	go greetAndHangUp(ln)
 
 	s, err := tcp.New(ln.Addr().String(), tcp.Options{
-		Supervisor: supervisor.Options[net.Conn]{
-			Settings: supervisor.Settings{
-				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
-			},
+		Supervisor: supervisor.Settings{
+			Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
 		},
 	})
 	if err != nil {

@@ -20,7 +20,7 @@ func TestFlappingServerBackoffNeverResets(t *testing.T) {
 	srv := testkit.StartServer(t, testkit.Drop)
 	base, cap := 20*time.Millisecond, 320*time.Millisecond
 	s := newTCP(t, srv.Addr, tcp.Options{
-		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Backoff: testkit.Fast(base, cap)}},
+		Supervisor: supervisor.Settings{Backoff: testkit.Fast(base, cap)},
 	})
 	stop := testkit.Run(t, s)
 	readUntilEOF(t, s) // reads EOF at once and invalidates

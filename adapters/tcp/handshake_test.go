@@ -73,7 +73,7 @@ func TestHandshakeEndsWithTheAttempt(t *testing.T) {
 	const connectTimeout = 100 * time.Millisecond
 	s := newTCP(t, testkit.StartServer(t, testkit.Stall).Addr, tcp.Options{
 		Handshake:  readHello,
-		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{ConnectTimeout: connectTimeout}},
+		Supervisor: supervisor.Settings{ConnectTimeout: connectTimeout},
 	})
 	ch, unsub := s.Subscribe()
 	defer unsub()

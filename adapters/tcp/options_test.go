@@ -29,7 +29,7 @@ func TestDefaultNameIsTheAddress(t *testing.T) {
 	assert.Equal(t, "db.internal:5000", s.Name())
 	assert.Equal(t, "db.internal:5000", s.Status().Name)
 
-	s, err = tcp.New("db.internal:5000", tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Name: "feed"}}})
+	s, err = tcp.New("db.internal:5000", tcp.Options{Supervisor: supervisor.Settings{Name: "feed"}})
 	require.NoError(t, err)
 	assert.Equal(t, "feed", s.Name(), "the program's Name wins")
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"syscall"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func TestKilledReplicaFailsOverToAnother(t *testing.T) {
 	addr := func(i int) string { return rs[i].Addr }
 	s, err := tcp.New(addr(0), tcp.Options{
 		Replicas:   []string{addr(1), addr(2)},
-		Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{FailoverSpread: 50 * time.Millisecond}},
+		Supervisor: supervisor.Settings{FailoverSpread: 50 * time.Millisecond},
 	})
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())

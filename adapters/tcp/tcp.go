@@ -13,6 +13,6 @@ import (
 func New(address string, o Options) (*supervisor.Supervisor[net.Conn], error) {
 	return dial.NewLink(dial.Link{
 		Pkg: "tcp", Address: address, Replicas: o.Replicas, Options: o.dialOptions(),
-		Handshake: o.Handshake, Classify: Classify, Supervisor: o.Supervisor,
+		Handshake: o.Handshake, Classify: Classify, OnConnect: o.OnConnect, Supervisor: o.Supervisor,
 	})
 }

@@ -18,6 +18,6 @@ func TestConformance(t *testing.T) {
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {
 	o := options(w.WSOptions)
-	o.Supervisor.OnConnect = onConnect
+	o.OnConnect = onConnect
 	return redialws.New(w.URL, o)
 }

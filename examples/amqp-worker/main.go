@@ -88,7 +88,7 @@ func work(ctx context.Context, w io.Writer, cfg config) error {
 			}
 			return nil
 		},
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 5 * time.Second}}},
+		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 5 * time.Second}},
 	})
 	if err != nil {
 		return err

@@ -34,21 +34,19 @@ func newClient(url string, c config, out *console) (*client, error) {
 		PingInterval: 500 * time.Millisecond, // a silent server is found within 1s
 		PingTimeout:  500 * time.Millisecond,
 		CloseHint:    300 * time.Millisecond,
-		Supervisor: supervisor.Options[*websocket.Conn]{
-			// No Name: the supervisor is named by its URL, redacted, in
-			// errors and the header (the registry calls it "feed").
-			Settings: supervisor.Settings{
-				Backoff:        backoff.Config{Base: c.Base, Cap: c.Cap},
-				MaxAttempts:    c.MaxAttempts,
-				StableAfter:    3 * time.Second,
-				ConnectTimeout: 2 * time.Second,
-				Logger:         slog.New(timeline{out}),
-			},
-			OnConnect: func(ctx context.Context, conn *websocket.Conn) error {
-				from := cl.last.Load()
-				out.printf("subscribing from tick %d", from)
-				return conn.Write(ctx, websocket.MessageText, []byte("subscribe from="+strconv.FormatInt(from, 10)))
-			},
+		// No Name: the supervisor is named by its URL, redacted, in errors
+		// and the header (the registry calls it "feed").
+		Supervisor: supervisor.Settings{
+			Backoff:        backoff.Config{Base: c.Base, Cap: c.Cap},
+			MaxAttempts:    c.MaxAttempts,
+			StableAfter:    3 * time.Second,
+			ConnectTimeout: 2 * time.Second,
+			Logger:         slog.New(timeline{out}),
+		},
+		OnConnect: func(ctx context.Context, conn *websocket.Conn) error {
+			from := cl.last.Load()
+			out.printf("subscribing from tick %d", from)
+			return conn.Write(ctx, websocket.MessageText, []byte("subscribe from="+strconv.FormatInt(from, 10)))
 		},
 	})
 	return cl, err

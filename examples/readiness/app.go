@@ -52,11 +52,11 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	a.feed, err = redialws.New("ws://"+a.upstreams["feed"].addr+"/feed", redialws.Options{
 		PingInterval: time.Second,
 		PingTimeout:  time.Second,
-		Supervisor:   supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: quick}},
+		Supervisor:   supervisor.Settings{Backoff: quick},
 	})
 	if err == nil {
 		a.cache, err = tcp.New(a.upstreams["cache"].addr, tcp.Options{
-			Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Backoff: quick}},
+			Supervisor: supervisor.Settings{Backoff: quick},
 		})
 	}
 	if err != nil {

@@ -30,11 +30,9 @@ func client(ctx context.Context, w io.Writer, addr string, maxAttempts int) erro
 		},
 		PingInterval: time.Second, // a silent server is found within 1.5s
 		PingTimeout:  500 * time.Millisecond,
-		Supervisor: supervisor.Options[*rpc2.Client]{
-			Settings: supervisor.Settings{
-				Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
-				MaxAttempts: maxAttempts,
-			},
+		Supervisor: supervisor.Settings{
+			Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
+			MaxAttempts: maxAttempts,
 		},
 	})
 	if err != nil {

@@ -76,18 +76,16 @@ func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int
 		// After a close 1012 (service restart) or 1013, wait at least 1s
 		// (the adapter's default is 5s): the local feed restarts quickly.
 		CloseHint: time.Second,
-		Supervisor: supervisor.Options[*websocket.Conn]{
-			Settings: supervisor.Settings{
-				Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
-				MaxAttempts: maxAttempts,
-			},
-			// OnConnect runs after every (re)connect, before the state is
-			// Connected: the subscription is always in place when
-			// messages are read.
-			OnConnect: func(ctx context.Context, c *websocket.Conn) error {
-				fmt.Fprintf(w, "connected (#%d): subscribing to %s\n", feed.Status().Connects+1, topic)
-				return c.Write(ctx, websocket.MessageText, []byte("subscribe "+topic))
-			},
+		Supervisor: supervisor.Settings{
+			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
+			MaxAttempts: maxAttempts,
+		},
+		// OnConnect runs after every (re)connect, before the state is
+		// Connected: the subscription is always in place when messages
+		// are read.
+		OnConnect: func(ctx context.Context, c *websocket.Conn) error {
+			fmt.Fprintf(w, "connected (#%d): subscribing to %s\n", feed.Status().Connects+1, topic)
+			return c.Write(ctx, websocket.MessageText, []byte("subscribe "+topic))
 		},
 	})
 	if err != nil {

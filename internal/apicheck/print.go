@@ -156,8 +156,11 @@ func (l *lister) methods(named *types.Named) {
 			recv = "*" + recv
 		}
 		sig := m.Signature()
+		if len(sel.Index()) > 1 { // promoted: as instantiated in named (a generic embedded type)
+			sig = sel.Type().(*types.Signature)
+		}
 		l.rename = map[*types.TypeParam]string{}
-		for i := range sig.RecvTypeParams().Len() {
+		for i := range min(sig.RecvTypeParams().Len(), named.TypeParams().Len()) {
 			l.rename[sig.RecvTypeParams().At(i)] = named.TypeParams().At(i).Obj().Name()
 		}
 		l.add("method (%s) %s%s", recv, m.Name(), l.sig(sig))

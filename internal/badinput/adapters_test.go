@@ -7,9 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cenkalti/rpc2"
-	"github.com/coder/websocket"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/redial-go/redial/adapters/postgres"
@@ -36,9 +33,9 @@ func TestWebSocketBadInput(t *testing.T) {
 		{"unknown CompressionMode", ws("ws://h/", redialws.Options{CompressionMode: 7}), "websocket: CompressionMode 7: unknown"},
 		{"handshake header", ws("ws://h/", redialws.Options{Header: http.Header{"Sec-WebSocket-Extensions": {"permessage-deflate"}}}), `websocket: Header "Sec-Websocket-Extensions": set by the handshake`},
 		{"bad replica", ws("ws://h/", redialws.Options{Replicas: []string{"ws:///x"}}), `websocket: Replicas[0] "ws:///x": no host`},
-		{"supervisor Cap of a century", ws("ws://h/", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}}),
+		{"supervisor Cap of a century", ws("ws://h/", redialws.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}),
 			"websocket: Supervisor.Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
-		{"supervisor negative ConnectTimeout", ws("ws://h/", redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: supervisor.Settings{ConnectTimeout: -time.Second}}}),
+		{"supervisor negative ConnectTimeout", ws("ws://h/", redialws.Options{Supervisor: supervisor.Settings{ConnectTimeout: -time.Second}}),
 			"websocket: Supervisor.ConnectTimeout -1s: negative"},
 	})
 }
@@ -60,8 +57,8 @@ func TestPostgresBadInput(t *testing.T) {
 		{"malformed URL dsn", conn("postgres://u:hunter22@[::1/db", postgres.ConnOptions{}), "postgres: dsn: malformed: failed to parse as URL (end of string reached when looking for matching … in IPv6 host address in URI)"},
 		{"malformed key=value dsn", conn("host=db password='hunter22", postgres.ConnOptions{}), "postgres: dsn: malformed: failed to parse as keyword/value (unterminated quoted string in connection info string)"},
 		{"negative TooManyConnectionsHint", conn(dsn, postgres.ConnOptions{TooManyConnectionsHint: -time.Second}), "postgres: TooManyConnectionsHint -1s: negative"},
-		{"negative ConnectTimeout", conn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{ConnectTimeout: -1}}}), "postgres: Supervisor.ConnectTimeout -1ns: negative"},
-		{"Base larger than Cap", conn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}}}),
+		{"negative ConnectTimeout", conn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{ConnectTimeout: -1}}), "postgres: Supervisor.ConnectTimeout -1ns: negative"},
+		{"Base larger than Cap", conn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: time.Hour, Cap: time.Second}}}),
 			"postgres: Supervisor.Backoff.Cap 1s: shorter than Base 1h0m0s"},
 		{"listener empty channel", listener(postgres.ListenerOptions{Channels: []string{""}}), "postgres: Channels[0]: empty"},
 		{"listener negative Buffer", listener(postgres.ListenerOptions{Buffer: -1}), "postgres: Buffer -1: negative"},
@@ -93,12 +90,12 @@ func TestTCPBadInput(t *testing.T) {
 		{"address without port", plain("localhost", tcp.Options{}), `tcp: address "localhost": missing port in address`},
 		{"negative UserTimeout", plain("h:1", tcp.Options{UserTimeout: -time.Second}), "tcp: UserTimeout -1s: negative"},
 		{"negative KeepAlive.Idle", plain("h:1", tcp.Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}}), "tcp: KeepAlive.Idle -1s: negative"},
-		{"supervisor negative MaxHint", plain("h:1", tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{MaxHint: -1}}}), "tcp: Supervisor.MaxHint -1ns: negative"},
+		{"supervisor negative MaxHint", plain("h:1", tcp.Options{Supervisor: supervisor.Settings{MaxHint: -1}}), "tcp: Supervisor.MaxHint -1ns: negative"},
 		{"rpc empty address", func() error { _, err := rpc.New("", rpc.Options{}); return err }, "rpc: address: empty"},
 		{"rpc handler not a func", client(rpc.Options{Handlers: map[string]any{"Client.X": 42}}), `rpc: Handlers["Client.X"]: int is not a func(*rpc2.Client, Args, *Reply) error`},
 		{"rpc negative PingInterval", client(rpc.Options{PingInterval: -1}), "rpc: PingInterval -1ns: negative"},
 		{"rpc negative MaxAbandoned", client(rpc.Options{MaxAbandoned: -1}), "rpc: MaxAbandoned -1: negative"},
-		{"rpc supervisor unknown strategy", client(rpc.Options{Supervisor: supervisor.Options[*rpc2.Client]{Settings: supervisor.Settings{Backoff: backoff.Config{Strategy: 5}}}}),
+		{"rpc supervisor unknown strategy", client(rpc.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Strategy: 5}}}),
 			"rpc: Supervisor.Backoff.Strategy 5: unknown (want Decorrelated, Full, Equal or Exponential)"},
 	})
 }

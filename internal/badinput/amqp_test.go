@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	amqp091 "github.com/rabbitmq/amqp091-go"
-
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/supervisor"
@@ -30,9 +28,9 @@ func TestAMQPBadInput(t *testing.T) {
 		{"century Heartbeat", client(ok, amqp.Options{Heartbeat: century}), "amqp: Heartbeat 876000h0m0s: longer than 18h12m15s"},
 		{"negative Prefetch", client(ok, amqp.Options{Prefetch: -1}), "amqp: Prefetch -1: negative"},
 		{"huge Prefetch", client(ok, amqp.Options{Prefetch: 1 << 20}), "amqp: Prefetch 1048576: more than 65535 (basic.qos counts in 16 bits)"},
-		{"supervisor Cap of a century", client(ok, amqp.Options{Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}}),
+		{"supervisor Cap of a century", client(ok, amqp.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}),
 			"amqp: Supervisor.Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
-		{"supervisor negative ConnectTimeout", client(ok, amqp.Options{Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{ConnectTimeout: -time.Second}}}),
+		{"supervisor negative ConnectTimeout", client(ok, amqp.Options{Supervisor: supervisor.Settings{ConnectTimeout: -time.Second}}),
 			"amqp: Supervisor.ConnectTimeout -1s: negative"},
 		{"Deliveries of queue \"\"", func() error {
 			c, err := amqp.New(ok, amqp.Options{})

@@ -5,8 +5,6 @@ import (
 	"testing"
 	"time"
 
-	gws "github.com/gorilla/websocket"
-
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/backoff"
@@ -26,7 +24,7 @@ func TestGorillaBadInput(t *testing.T) {
 		{"century CloseTimeout", g("ws://h/x", gorilla.Options{CloseTimeout: century}), "gorilla: CloseTimeout 876000h0m0s: longer than 24h0m0s"},
 		{"handshake header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Key": {"x"}}}), `gorilla: Header "Sec-Websocket-Key": set by the handshake`},
 		{"subprotocol header", g("ws://h/x", gorilla.Options{Header: http.Header{"Sec-Websocket-Protocol": {"x"}}}), `gorilla: Header "Sec-Websocket-Protocol": set by the handshake`},
-		{"supervisor negative FailoverSpread", g("ws://h/x", gorilla.Options{Supervisor: supervisor.Options[*gws.Conn]{Settings: supervisor.Settings{FailoverSpread: -1}}}),
+		{"supervisor negative FailoverSpread", g("ws://h/x", gorilla.Options{Supervisor: supervisor.Settings{FailoverSpread: -1}}),
 			"gorilla: Supervisor.FailoverSpread -1ns: negative"},
 	})
 }

@@ -29,7 +29,7 @@ func TestRPCAbandonedCallsRecycleTheConnection(t *testing.T) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	testkit.Run(t, r)
-	c1, err := r.Conn(testkit.CtxWait(t))
+	c1, err := r.Sup().Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 	pending := rpc.PendingOf(r, c1)
 
@@ -53,7 +53,7 @@ func TestRPCLateReplyIsDiscarded(t *testing.T) {
 	rs := startRPCServer(t, true)
 	r := newRPC(t, rs.Addr, nil)
 	testkit.Run(t, r)
-	c1, err := r.Conn(testkit.CtxWait(t))
+	c1, err := r.Sup().Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 	pending := rpc.PendingOf(r, c1)
 

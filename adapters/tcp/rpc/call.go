@@ -19,7 +19,7 @@ func (r *Client) call(ctx context.Context, s *session, method string, args, repl
 	}
 	if ctx.Err() != nil {
 		if n := s.pending(); n > r.c.o.MaxAbandoned {
-			r.Invalidate(s.client, fmt.Errorf("%d calls abandoned without a reply (MaxAbandoned %d)", n, r.c.o.MaxAbandoned))
+			r.sup.Invalidate(s.client, fmt.Errorf("%d calls abandoned without a reply (MaxAbandoned %d)", n, r.c.o.MaxAbandoned))
 		}
 	}
 	return sent, err

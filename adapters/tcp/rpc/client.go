@@ -15,12 +15,17 @@ import (
 )
 
 // Client is a supervisor of rpc2 clients, one per connection, with the
-// program's handlers registered on each; Call adds to the embedded
-// Supervisor's methods. It is safe for concurrent use.
+// program's handlers registered on each: Call and CallClient, and the
+// supervisor's Run, Status, Subscribe, Done, Err, Name, History and
+// RetryNow. It is safe for concurrent use.
 type Client struct {
-	*supervisor.Supervisor[*rpc2.Client]
-	c *connector
+	lifecycle
+	sup *supervisor.Supervisor[*rpc2.Client]
+	c   *connector
 }
+
+// lifecycle is what a Client offers of its supervisor.
+type lifecycle = adapt.Lifecycle[*rpc2.Client]
 
 // New returns a Client of the server at address (host:port, resolved on
 // every attempt); Run starts it. The options are copied; their zero values
@@ -42,14 +47,14 @@ func New(address string, o Options) (*Client, error) {
 	sp := adapt.Spec{Pkg: "rpc", Name: address, Classify: Classify}
 	var s *supervisor.Supervisor[*rpc2.Client]
 	if len(o.Replicas) > 0 {
-		s, err = adapt.New[*rpc2.Client](sp, replicas{c}, o.Supervisor)
+		s, err = adapt.New[*rpc2.Client](sp, replicas{c}, o.supervisor())
 	} else {
-		s, err = adapt.New(sp, c, o.Supervisor)
+		s, err = adapt.New(sp, c, o.supervisor())
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &Client{Supervisor: s, c: c}, nil
+	return &Client{lifecycle: adapt.Lift(s), sup: s, c: c}, nil
 }
 
 // Call calls method on the server and waits for its reply, all bounded by
@@ -69,7 +74,7 @@ func (r *Client) Call(ctx context.Context, method string, args, reply any) error
 		return fmt.Errorf("call %s: %w", method, err)
 	}
 	for {
-		client, err := r.Conn(ctx)
+		client, err := r.sup.Conn(ctx)
 		if err != nil {
 			return fmt.Errorf("call %s: %w", method, err)
 		}
@@ -86,7 +91,7 @@ func (r *Client) Call(ctx context.Context, method string, args, reply any) error
 			return fmt.Errorf("call %s: %w", method, err)
 		}
 		if sent {
-			r.Invalidate(client, err)
+			r.sup.Invalidate(client, err)
 			return fmt.Errorf("call %s: %w", method, err)
 		}
 		// Never sent: rpc2 had shut this client down, and the supervisor
@@ -101,7 +106,7 @@ func (r *Client) Call(ctx context.Context, method string, args, reply any) error
 }
 
 // CallClient makes one call on client, bounded by ctx, without waiting for
-// a connection, retrying or invalidating: for Supervisor.OnConnect, where
+// a connection, retrying or invalidating: for OnConnect, where
 // Call would wait for the connection being set up. Its reply and abandoned
 // calls are handled as in Call.
 func (r *Client) CallClient(ctx context.Context, client *rpc2.Client, method string, args, reply any) error {

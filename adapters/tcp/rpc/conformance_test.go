@@ -39,7 +39,8 @@ func TestConformance(t *testing.T) {
 			c, err := rpc.New(srv.(*conformance.TCPServer).Addr, rpc.Options{
 				PingInterval: interval,
 				PingTimeout:  timeout,
-				Supervisor:   supervisor.Options[*rpc2.Client]{Settings: o.Settings, OnConnect: conformance.OnConnect[*rpc2.Client](o.OnConnect)},
+				OnConnect:    conformance.OnConnect[*rpc2.Client](o.OnConnect),
+				Supervisor:   o.Settings,
 			})
 			if err != nil {
 				return nil, err
@@ -95,7 +96,7 @@ const (
 )
 
 func asSupervisor(c conformance.Client) *supervisor.Supervisor[*rpc2.Client] {
-	return c.(*rpc.Client).Supervisor
+	return c.(*rpc.Client).Sup()
 }
 
 func bad(address string, o rpc.Options, want string) conformance.Bad {

@@ -22,7 +22,7 @@ func TestRPCDo(t *testing.T) {
 	ctx := testkit.CtxWait(t)
 
 	var first *rpc2.Client
-	err := r.Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
+	err := r.Sup().Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
 		first = c
 		var reply string
 		return c.CallWithContext(ctx, "Server.Fail", "no such job", &reply)
@@ -31,7 +31,7 @@ func TestRPCDo(t *testing.T) {
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, "no such job", string(se))
 
-	err = r.Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
+	err = r.Sup().Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
 		assert.Same(t, first, c, "a server's answer did not break the connection")
 		require.NoError(t, c.Close())
 		var reply string
@@ -41,7 +41,7 @@ func TestRPCDo(t *testing.T) {
 	testkit.Until(t, ch, testkit.Wait, "reconnected", func(st health.Status) bool { return st.Connects == 2 && st.State == health.Connected })
 
 	var reply string
-	require.NoError(t, r.Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
+	require.NoError(t, r.Sup().Do(ctx, func(ctx context.Context, c *rpc2.Client) error {
 		assert.NotSame(t, first, c, "a new client")
 		return c.CallWithContext(ctx, "Server.Echo", "y", &reply)
 	}))

@@ -16,5 +16,5 @@
 // server's error answer. Calls whose ctx ended are counted; past
 // Options.MaxAbandoned the connection is recycled, which releases them.
 // Every goroutine of a connection has ended when the supervisor closes it.
-// Supervisor.OnConnect calls with CallClient: Call would wait for it.
+// Options.OnConnect calls with CallClient: Call would wait for it.
 package rpc

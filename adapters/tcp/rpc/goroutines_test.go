@@ -24,7 +24,7 @@ func TestRPCRunReturnsAfterEveryGoroutineOfItsConnections(t *testing.T) {
 		o.Supervisor.Logger = slog.New(h)
 	})
 	stop := testkit.Run(t, r)
-	_, err := r.Conn(testkit.CtxWait(t))
+	_, err := r.Sup().Conn(testkit.CtxWait(t))
 	require.NoError(t, err)
 
 	big := strings.Repeat("x", 16<<20) // more than the socket buffers hold

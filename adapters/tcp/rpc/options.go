@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"cmp"
+	"context"
 	"crypto/tls"
 	"maps"
 	"net"
@@ -60,9 +61,18 @@ type Options struct {
 	// connection may hold before it is recycled; 0 means 64. rpc2 keeps
 	// every call until its reply or the connection's end.
 	MaxAbandoned int
+	// OnConnect runs on every new connection before it counts as
+	// Connected (see supervisor.Options.OnConnect): call it with
+	// CallClient.
+	OnConnect func(ctx context.Context, client *rpc2.Client) error
 	// Supervisor configures the supervisor; its Name defaults to the
 	// address, and its Classify, if set, runs after this package's.
-	Supervisor supervisor.Options[*rpc2.Client]
+	Supervisor supervisor.Settings
+}
+
+// supervisor returns the supervisor's options of o.
+func (o Options) supervisor() supervisor.Options[*rpc2.Client] {
+	return supervisor.Options[*rpc2.Client]{Settings: o.Supervisor, OnConnect: o.OnConnect}
 }
 
 // dialOptions returns the dial part of o.

@@ -35,7 +35,7 @@ func TestDefaultNameIsTheAddress(t *testing.T) {
 	assert.Equal(t, "rpc.internal:7000", c.Name())
 	assert.Equal(t, "rpc.internal:7000", c.Status().Name)
 
-	c, err = rpc.New("rpc.internal:7000", rpc.Options{Supervisor: supervisor.Options[*rpc2.Client]{Settings: supervisor.Settings{Name: "jobs"}}})
+	c, err = rpc.New("rpc.internal:7000", rpc.Options{Supervisor: supervisor.Settings{Name: "jobs"}})
 	require.NoError(t, err)
 	assert.Equal(t, "jobs", c.Name(), "the program's Name wins")
 

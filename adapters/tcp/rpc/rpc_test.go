@@ -24,7 +24,7 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 	var reply string
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "one", &reply))
 	assert.Equal(t, "hello one", reply, "the server called the client's handler")
-	c1, err := r.Conn(ctx)
+	c1, err := r.Sup().Conn(ctx)
 	require.NoError(t, err)
 
 	rs.Stop()
@@ -33,7 +33,7 @@ func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {
 	rs.Restart()
 	require.NoError(t, r.Call(ctx, "Server.CallBack", "two", &reply), "Call waits for the new connection")
 	assert.Equal(t, "hello two", reply, "the handlers were registered on the new client")
-	c2, err := r.Conn(ctx)
+	c2, err := r.Sup().Conn(ctx)
 	require.NoError(t, err)
 	assert.NotSame(t, c1, c2)
 	assert.Equal(t, uint64(2), r.Status().Connects)
@@ -89,7 +89,7 @@ func TestRPCCallOnADeadClientGoesToTheNext(t *testing.T) {
 	testkit.Run(t, r)
 	ctx := testkit.CtxWait(t)
 	for i := range 10 {
-		c, err := r.Conn(ctx)
+		c, err := r.Sup().Conn(ctx)
 		require.NoError(t, err)
 		require.NoError(t, c.Close())
 		var reply string
@@ -127,7 +127,7 @@ func TestRPCOnConnectCallsTheNewClient(t *testing.T) {
 	var greetings []string // written by OnConnect, on Run's goroutine
 	var last *rpc2.Client
 	r = newRPC(t, rs.Addr, func(o *rpc.Options) {
-		o.Supervisor.OnConnect = func(ctx context.Context, c *rpc2.Client) error {
+		o.OnConnect = func(ctx context.Context, c *rpc2.Client) error {
 			var reply string
 			if err := r.CallClient(ctx, c, "Server.CallBack", "on connect", &reply); err != nil {
 				return err

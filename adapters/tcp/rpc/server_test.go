@@ -89,11 +89,9 @@ func newRPC(t *testing.T, addr string, change func(*rpc.Options)) *rpc.Client {
 		Handlers:     map[string]any{"Client.Hello": hello},
 		PingInterval: 100 * time.Millisecond,
 		PingTimeout:  100 * time.Millisecond,
-		Supervisor: supervisor.Options[*rpc2.Client]{
-			Settings: supervisor.Settings{
-				Name:    "rpc",
-				Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
-			},
+		Supervisor: supervisor.Settings{
+			Name:    "rpc",
+			Backoff: backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond},
 		},
 	}
 	if change != nil {

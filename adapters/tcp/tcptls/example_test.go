@@ -31,11 +31,9 @@ func Example() {
 	s, err := tcptls.New(srv.Listener.Addr().String(), tcptls.Options{
 		TLS: &tls.Config{RootCAs: roots}, // ServerName: the address's host
 		Options: tcp.Options{
-			Supervisor: supervisor.Options[net.Conn]{
-				Settings: supervisor.Settings{
-					Name:    "greeter",
-					Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
-				},
+			Supervisor: supervisor.Settings{
+				Name:    "greeter",
+				Backoff: backoff.Config{Base: 10 * time.Millisecond, Cap: 100 * time.Millisecond},
 			},
 		},
 	})

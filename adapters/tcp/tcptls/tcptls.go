@@ -27,7 +27,7 @@ func New(address string, o Options) (*supervisor.Supervisor[net.Conn], error) {
 	}
 	return dial.NewLink(dial.Link{
 		Pkg: "tcptls", Address: address, Replicas: o.Replicas, Options: dialOptions(o),
-		Layer: tlsdial.Layer(cfg), Handshake: o.Handshake, Classify: Classify, Supervisor: o.Supervisor,
+		Layer: tlsdial.Layer(cfg), Handshake: o.Handshake, Classify: Classify, OnConnect: o.OnConnect, Supervisor: o.Supervisor,
 	})
 }
 

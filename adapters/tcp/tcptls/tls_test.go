@@ -42,7 +42,7 @@ func TestTLSConfigErrorsArePermanent(t *testing.T) {
 			// the adapter's and keeps its classes.
 			annotate := func(err error) error { return fmt.Errorf("feed: %w", err) }
 			s, err := tcptls.New(srv.Addr, tcptls.Options{TLS: tc.cfg, Options: tcp.Options{
-				Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{Classify: annotate}}}})
+				Supervisor: supervisor.Settings{Classify: annotate}}})
 			require.NoError(t, err)
 			err = s.Run(testkit.CtxWait(t))
 			require.ErrorIs(t, err, supervisor.ErrFailed)

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/adapters/amqp"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // benchQueues numbers the queues of the AMQP benchmarks: each run gets
@@ -160,9 +163,7 @@ func BenchmarkAMQPConsume(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := run(b, c.Run)
-		if _, err := c.Conn(ctx); err != nil {
-			b.Fatal(err)
-		}
+		testkit.WaitStatus(b, c, 30*time.Second, "connected", testkit.InState(health.Connected))
 		b.ReportAllocs()
 		b.ResetTimer()
 		n := 0

@@ -3,11 +3,14 @@ package bench
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // BenchmarkPostgresQueries runs one query (SELECT 1, scanned) against a
@@ -43,9 +46,7 @@ func BenchmarkPostgresQueries(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := run(b, s.Run)
-		if _, err := s.Conn(ctx); err != nil {
-			b.Fatal(err)
-		}
+		testkit.WaitStatus(b, s, 30*time.Second, "connected", testkit.InState(health.Connected))
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := s.Do(ctx, query); err != nil {

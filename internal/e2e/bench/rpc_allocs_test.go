@@ -5,12 +5,15 @@ package bench
 import (
 	"net"
 	"testing"
+	"time"
 
 	"github.com/cenkalti/rpc2"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testkit"
 )
 
 // rpc's Call allocates at most 3 times more than rpc2's CallWithContext,
@@ -30,8 +33,7 @@ func TestRPCCallAllocs(t *testing.T) {
 	c, err := rpc.New(addr, rpc.Options{})
 	require.NoError(t, err)
 	ctx := run(t, c.Run)
-	_, err = c.Conn(ctx)
-	require.NoError(t, err)
+	testkit.WaitStatus(t, c, 30*time.Second, "connected", testkit.InState(health.Connected))
 
 	raw := testing.AllocsPerRun(500, func() {
 		var reply []byte

@@ -4,10 +4,12 @@ import (
 	"context"
 	"net"
 	"testing"
+	"time"
 
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testkit"
 )
 
@@ -55,9 +57,7 @@ func BenchmarkRPCCalls(b *testing.B) {
 			b.Fatal(err)
 		}
 		ctx := run(b, c.Run)
-		if _, err := c.Conn(ctx); err != nil {
-			b.Fatal(err)
-		}
+		testkit.WaitStatus(b, c, 30*time.Second, "connected", testkit.InState(health.Connected))
 		b.ReportAllocs()
 		for b.Loop() {
 			var reply []byte

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/e2e/toxitest"
@@ -68,13 +69,14 @@ func (s *poolSubject) work(ctx context.Context, wg *sync.WaitGroup) {
 				return
 			case <-tick.C:
 			}
-			pool, err := s.p.Conn(ctx)
-			if err != nil {
-				continue // ctx ended, or not Connected in time
+			if ctx.Err() != nil {
+				return
 			}
 			qctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 			var got int64
-			err = pool.QueryRow(qctx, "SELECT $1::bigint", k).Scan(&got)
+			err := s.p.Do(qctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+				return conn.QueryRow(ctx, "SELECT $1::bigint", k).Scan(&got)
+			})
 			cancel()
 			switch {
 			case err != nil:
@@ -90,12 +92,10 @@ func (s *poolSubject) work(ctx context.Context, wg *sync.WaitGroup) {
 
 // roundTrip runs one query on the pool.
 func (s *poolSubject) roundTrip(ctx context.Context) error {
-	pool, err := s.p.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	var one int
-	return pool.QueryRow(ctx, "SELECT 1").Scan(&one)
+	return s.p.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
+		var one int
+		return conn.QueryRow(ctx, "SELECT 1").Scan(&one)
+	})
 }
 
 // fence: a pool has no sequence.

@@ -39,23 +39,21 @@ func newRPCSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 		},
 		PingInterval: pingInterval,
 		PingTimeout:  pingTimeout,
-		Supervisor: supervisor.Options[*rpc2.Client]{
-			Settings: supervisor.Settings{
-				Name:           name,
-				Backoff:        cfg.backoff(4000 + i),
-				StableAfter:    stableAfter,
-				ConnectTimeout: connectTimeout,
-			},
-			OnConnect: func(ctx context.Context, c *rpc2.Client) error {
-				var ok bool
-				if err := s.rpc.CallClient(ctx, c, "Server.Hello", name, &ok); err != nil {
-					return err
-				}
-				if !ok {
-					return errors.New("hello refused")
-				}
-				return nil
-			},
+		OnConnect: func(ctx context.Context, c *rpc2.Client) error {
+			var ok bool
+			if err := s.rpc.CallClient(ctx, c, "Server.Hello", name, &ok); err != nil {
+				return err
+			}
+			if !ok {
+				return errors.New("hello refused")
+			}
+			return nil
+		},
+		Supervisor: supervisor.Settings{
+			Name:           name,
+			Backoff:        cfg.backoff(4000 + i),
+			StableAfter:    stableAfter,
+			ConnectTimeout: connectTimeout,
 		},
 	})
 	if err != nil {

@@ -41,13 +41,11 @@ func newTCPSubject(t testing.TB, i int, srv *acceptor, cfg config, v *violations
 	s := &tcpSubject{subjectBase: newBase(name, "tcp", proxy), v: v, turn: make(chan struct{}, 1)}
 	sup, err := tcp.New(proxy.Addr(), tcp.Options{
 		Handshake: func(ctx context.Context, c net.Conn) error { return hello(c, name) },
-		Supervisor: supervisor.Options[net.Conn]{
-			Settings: supervisor.Settings{
-				Name:           name,
-				Backoff:        cfg.backoff(3000 + i),
-				StableAfter:    stableAfter,
-				ConnectTimeout: connectTimeout,
-			},
+		Supervisor: supervisor.Settings{
+			Name:           name,
+			Backoff:        cfg.backoff(3000 + i),
+			StableAfter:    stableAfter,
+			ConnectTimeout: connectTimeout,
 		},
 	})
 	if err != nil {

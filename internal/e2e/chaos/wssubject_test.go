@@ -50,14 +50,12 @@ func newWSSubject(t testing.TB, i int, srv *wsServer, cfg config, v *violations)
 		PingInterval: pingInterval,
 		PingTimeout:  pingTimeout,
 		CloseTimeout: 500 * time.Millisecond,
-		Supervisor: supervisor.Options[*websocket.Conn]{
-			Settings: supervisor.Settings{
-				Name:           name,
-				Backoff:        cfg.backoff(i),
-				StableAfter:    stableAfter,
-				ConnectTimeout: connectTimeout,
-			},
-			OnConnect: s.onConnect,
+		OnConnect:    s.onConnect,
+		Supervisor: supervisor.Settings{
+			Name:           name,
+			Backoff:        cfg.backoff(i),
+			StableAfter:    stableAfter,
+			ConnectTimeout: connectTimeout,
 		},
 	})
 	if err != nil {

@@ -39,7 +39,7 @@ func newSupervised(addr string, n int) (*supervised, error) {
 	f := &supervised{cancel: cancel}
 	for range n {
 		s, err := tcp.New(addr, tcp.Options{
-			Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{StableAfter: stableAfter}},
+			Supervisor: supervisor.Settings{StableAfter: stableAfter},
 		})
 		if err != nil {
 			cancel()

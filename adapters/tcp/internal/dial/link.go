@@ -18,7 +18,8 @@ type Link struct {
 	Layer      Layer // TLS's; nil: plain TCP
 	Handshake  func(ctx context.Context, conn net.Conn) error
 	Classify   func(error) error // the adapter's
-	Supervisor supervisor.Options[net.Conn]
+	OnConnect  func(ctx context.Context, conn net.Conn) error
+	Supervisor supervisor.Settings
 }
 
 // NewLink returns the supervisor of l's connections, named after l's
@@ -30,10 +31,11 @@ func NewLink(l Link) (*supervisor.Supervisor[net.Conn], error) {
 	}
 	c := &connector{d: d, handshake: l.Handshake}
 	sp := adapt.Spec{Pkg: l.Pkg, Name: l.Address, Classify: l.Classify}
+	so := supervisor.Options[net.Conn]{Settings: l.Supervisor, OnConnect: l.OnConnect}
 	if len(l.Replicas) > 0 {
-		return adapt.New[net.Conn](sp, replicas{c}, l.Supervisor)
+		return adapt.New[net.Conn](sp, replicas{c}, so)
 	}
-	return adapt.New(sp, c, l.Supervisor)
+	return adapt.New(sp, c, so)
 }
 
 // connector has no Watch: the program's reader is the watcher.

@@ -64,7 +64,8 @@ func Conformance(t *testing.T, pkg string, newFn New, tr Transport) {
 			s, err := newFn(srv.(*conformance.TCPServer).Addr, tcp.Options{
 				UserTimeout: userTimeout,
 				Handshake:   readHelloAfter(o.BeforeConnect),
-				Supervisor:  supervisor.Options[net.Conn]{Settings: o.Settings, OnConnect: conformance.OnConnect[net.Conn](o.OnConnect)},
+				OnConnect:   conformance.OnConnect[net.Conn](o.OnConnect),
+				Supervisor:  o.Settings,
 			})
 			if err != nil {
 				return nil, err

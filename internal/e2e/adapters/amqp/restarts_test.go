@@ -63,7 +63,7 @@ func TestTenThousandPublishesAcrossThreeRestarts(t *testing.T) {
 			_, err := ch.QueueDeclare(q, true, false, false, false, nil)
 			return err
 		},
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 2 * time.Second}}},
+		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 200 * time.Millisecond, Cap: 2 * time.Second}},
 	}
 	pub, err := amqp.New(b.URL(), o)
 	require.NoError(t, err)

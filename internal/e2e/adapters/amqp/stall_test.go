@@ -30,7 +30,7 @@ func TestStalledPathFoundWithin15s(t *testing.T) {
 	p := toxitest.New(t, b.Addr())
 	var out testkit.Buffer
 	c, err := amqp.New(b.URLAt(p.Addr(), rabbittest.User, b.Password(), "/"), amqp.Options{
-		Supervisor: supervisor.Options[*amqp091.Connection]{Settings: supervisor.Settings{Logger: slog.New(slog.NewTextHandler(&out, nil))}}})
+		Supervisor: supervisor.Settings{Logger: slog.New(slog.NewTextHandler(&out, nil))}})
 	require.NoError(t, err)
 	defer func() {
 		if t.Failed() {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // client is a supervisor a test started, with an optional Messages loop.
@@ -16,12 +15,12 @@ type client = testkit.Client[*websocket.Conn]
 
 // testOptions have testkit.SocketSettings.
 func testOptions() gorilla.Options {
-	return gorilla.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: testkit.SocketSettings()}}
+	return gorilla.Options{Supervisor: testkit.SocketSettings()}
 }
 
 // subscribeOnConnect sends "subscribe prices" after every connect.
 func subscribeOnConnect(o *gorilla.Options) {
-	o.Supervisor.OnConnect = func(_ context.Context, c *websocket.Conn) error {
+	o.OnConnect = func(_ context.Context, c *websocket.Conn) error {
 		return c.WriteMessage(websocket.TextMessage, []byte("subscribe prices"))
 	}
 }

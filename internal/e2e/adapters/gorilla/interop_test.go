@@ -20,15 +20,13 @@ import (
 // coderOptions are testOptions for adapters/websocket.
 func coderOptions() redialws.Options {
 	return redialws.Options{
-		Supervisor: supervisor.Options[*coder.Conn]{
-			Settings: supervisor.Settings{
-				Name:           "feed",
-				Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
-				ConnectTimeout: 2 * time.Second,
-			},
-			OnConnect: func(ctx context.Context, c *coder.Conn) error {
-				return c.Write(ctx, coder.MessageText, []byte("subscribe prices"))
-			},
+		OnConnect: func(ctx context.Context, c *coder.Conn) error {
+			return c.Write(ctx, coder.MessageText, []byte("subscribe prices"))
+		},
+		Supervisor: supervisor.Settings{
+			Name:           "feed",
+			Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
+			ConnectTimeout: 2 * time.Second,
 		},
 	}
 }

@@ -158,7 +158,7 @@ func newHealSubjects(t *testing.T, dsn, maxConns string) *healSubjects {
 	require.NoError(t, err)
 	l, err := postgres.NewListener(dsn, postgres.ListenerOptions{Channels: []string{"heal"}, Supervisor: o})
 	require.NoError(t, err)
-	c, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Options[*pgx.Conn]{Settings: supervisor.Settings{Backoff: healBackoff}}})
+	c, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: healBackoff}})
 	require.NoError(t, err)
 	h := &healSubjects{timelines: map[string]*timeline{}, first: map[string]time.Time{},
 		worked: map[string]chan struct{}{"pool": make(chan struct{}), "conn": make(chan struct{})}}

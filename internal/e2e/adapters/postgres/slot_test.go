@@ -37,8 +37,7 @@ func TestADeadConnectionHoldsNoSlot(t *testing.T) {
 	testkit.Run(t, p)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	pool, err := p.Conn(ctx)
-	require.NoError(t, err)
+	testkit.WaitStatus(t, p, 20*time.Second, "connected", testkit.InState(health.Connected))
 
 	path.Kill()
 	qctx, qcancel := context.WithTimeout(ctx, 300*time.Millisecond)
@@ -56,7 +55,7 @@ func TestADeadConnectionHoldsNoSlot(t *testing.T) {
 	// dead connection: they are constructing, not acquired or idle.
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	for st := pool.Stat(); st.AcquiredConns()+st.IdleConns() > 0; st = pool.Stat() {
+	for st := p.Stat(); st.AcquiredConns()+st.IdleConns() > 0; st = p.Stat() {
 		require.Less(t, time.Since(failed), 20*time.Second, "the dead connection still holds its slot")
 		<-tick.C
 	}

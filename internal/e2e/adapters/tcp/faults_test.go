@@ -56,7 +56,7 @@ func TestLatencyLongerThanConnectTimeout(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			proxy := toxitest.New(t, testkit.StartServer(t, tc.handle).Addr)
 			proxy.Latency(t, "slow", latency)
-			o := tcp.Options{Supervisor: supervisor.Options[net.Conn]{Settings: supervisor.Settings{ConnectTimeout: connectTimeout}}}
+			o := tcp.Options{Supervisor: supervisor.Settings{ConnectTimeout: connectTimeout}}
 			var cfg *tls.Config
 			if tc.tls {
 				cfg = clientTLS

@@ -8,7 +8,6 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/internal/testkit"
-	"github.com/redial-go/redial/supervisor"
 )
 
 // client is a supervisor a test started, with an optional Messages loop.
@@ -16,12 +15,12 @@ type client = testkit.Client[*websocket.Conn]
 
 // testOptions have testkit.SocketSettings.
 func testOptions() redialws.Options {
-	return redialws.Options{Supervisor: supervisor.Options[*websocket.Conn]{Settings: testkit.SocketSettings()}}
+	return redialws.Options{Supervisor: testkit.SocketSettings()}
 }
 
 // subscribeOnConnect sends "subscribe prices" after every connect.
 func subscribeOnConnect(o *redialws.Options) {
-	o.Supervisor.OnConnect = func(ctx context.Context, c *websocket.Conn) error {
+	o.OnConnect = func(ctx context.Context, c *websocket.Conn) error {
 		return c.Write(ctx, websocket.MessageText, []byte("subscribe prices"))
 	}
 }
