@@ -29,7 +29,7 @@ func (a *alarmed) set(err error) { a.why.Store(&err) }
 func TestDegradedSourceIsNotReady(t *testing.T) {
 	var r health.Registry
 	broker := &alarmed{}
-	r.Add("broker", broker, true)
+	r.Add("broker", broker, health.SourceOptions{Critical: true})
 	assert.True(t, r.Ready(), "not degraded")
 
 	blocked := errors.New("broker blocks publishing: low on memory")
@@ -44,7 +44,7 @@ func TestDegradedSourceIsNotReady(t *testing.T) {
 	assert.True(t, r.Ready(), "the alarm cleared")
 
 	broker.set(blocked)
-	r.Add("broker", broker, false)
+	r.Add("broker", broker, health.SourceOptions{})
 	assert.True(t, r.Ready(), "a source that is not critical does not count")
 	assert.Equal(t, blocked, r.Entries()[0].Degraded, "it still shows")
 }

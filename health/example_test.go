@@ -11,7 +11,7 @@ func ExampleRegistry() {
 	state := health.Backoff
 	reg.Add("postgres", health.SourceFunc(func() health.Status {
 		return health.Status{Name: "postgres", State: state}
-	}), true)
+	}), health.SourceOptions{Critical: true})
 
 	fmt.Println(reg.Ready(), reg.Live()) // retrying: not ready, still live
 	state = health.Connected

@@ -28,10 +28,10 @@ func lagging(n int, oldest time.Duration) health.Source {
 // count; a negative MaxLag is a mistake that shows.
 func TestMaxLagDegradesReadiness(t *testing.T) {
 	var r health.Registry
-	r.Add("feed", lagging(3677, 183*time.Second), true)
+	r.Add("feed", lagging(3677, 183*time.Second), health.SourceOptions{Critical: true})
 	assert.True(t, r.Ready(), "lag counts only with MaxLag")
 
-	r.AddWith("feed", lagging(3677, 183*time.Second), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
+	r.Add("feed", lagging(3677, 183*time.Second), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
 	es := r.Entries()
 	assert.False(t, es.Ready(), "183s behind a MaxLag of 30s")
 	assert.True(t, es.Live(), "lag is no reason to restart")
@@ -39,13 +39,13 @@ func TestMaxLagDegradesReadiness(t *testing.T) {
 	assert.True(t, es[0].Lagging())
 	assert.Equal(t, health.Lag{Waiting: 3677, Oldest: 183 * time.Second}, es[0].Lag)
 
-	r.AddWith("feed", lagging(2, time.Second), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
+	r.Add("feed", lagging(2, time.Second), health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
 	assert.True(t, r.Ready(), "within MaxLag")
 
-	r.AddWith("feed", lagging(3677, 183*time.Second), health.SourceOptions{MaxLag: 30 * time.Second})
+	r.Add("feed", lagging(3677, 183*time.Second), health.SourceOptions{MaxLag: 30 * time.Second})
 	assert.True(t, r.Ready(), "a source that is not critical does not count")
 
-	r.AddWith("feed", lagging(0, 0), health.SourceOptions{Critical: true, MaxLag: -time.Second})
+	r.Add("feed", lagging(0, 0), health.SourceOptions{Critical: true, MaxLag: -time.Second})
 	es = r.Entries()
 	assert.False(t, es.Ready())
 	assert.EqualError(t, es[0].Status.Err, "health: MaxLag -1s: negative")

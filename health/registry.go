@@ -49,15 +49,10 @@ func (e Entry) Lagging() bool { return e.MaxLag > 0 && e.Lag.Oldest > e.MaxLag }
 // added: the probes judge and show the same reading.
 type Entries []Entry
 
-// Add registers s under name: AddWith with only Critical set.
-func (r *Registry) Add(name string, s Source, critical bool) {
-	r.AddWith(name, s, SourceOptions{Critical: critical})
-}
-
-// AddWith registers s under name, counting as o says; a name added again
-// replaces its source. A nil s or a negative MaxLag shows as an Idle entry
-// whose error names the mistake.
-func (r *Registry) AddWith(name string, s Source, o SourceOptions) {
+// Add registers s under name, counting as o says (the zero value: not
+// critical, no MaxLag); a name added again replaces its source. A nil s or
+// a negative MaxLag shows as an Idle entry whose error names the mistake.
+func (r *Registry) Add(name string, s Source, o SourceOptions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i := range r.entries {

@@ -29,8 +29,8 @@ func TestReadyFollowsCriticalSourcesOnly(t *testing.T) {
 	var r health.Registry
 	assert.True(t, r.Ready(), "an empty registry is ready")
 	db, cache := source(health.Connecting), source(health.Backoff)
-	r.Add("db", db, true)
-	r.Add("cache", cache, false)
+	r.Add("db", db, health.SourceOptions{Critical: true})
+	r.Add("cache", cache, health.SourceOptions{})
 	assert.False(t, r.Ready())
 	db.set(health.Connected, nil)
 	assert.True(t, r.Ready(), "a non-critical source in Backoff does not make it unready")
@@ -41,8 +41,8 @@ func TestReadyFollowsCriticalSourcesOnly(t *testing.T) {
 func TestLiveOnlyFailsOnCriticalFailed(t *testing.T) {
 	var r health.Registry
 	db, cache := source(health.Backoff), source(health.Failed)
-	r.Add("db", db, true)
-	r.Add("cache", cache, false)
+	r.Add("db", db, health.SourceOptions{Critical: true})
+	r.Add("cache", cache, health.SourceOptions{})
 	assert.True(t, r.Live())
 	for _, st := range []health.State{health.Idle, health.Connecting, health.Connected, health.Backoff, health.Stopped} {
 		db.set(st, nil)
@@ -54,13 +54,13 @@ func TestLiveOnlyFailsOnCriticalFailed(t *testing.T) {
 
 func TestRegistryAddReplaceRemoveNil(t *testing.T) {
 	var r health.Registry
-	r.Add("a", source(health.Backoff), true)
-	r.Add("a", source(health.Connected), true)
+	r.Add("a", source(health.Backoff), health.SourceOptions{Critical: true})
+	r.Add("a", source(health.Connected), health.SourceOptions{Critical: true})
 	es := r.Entries()
 	require.Len(t, es, 1, "adding a name again replaces it")
 	assert.Equal(t, health.Connected, es[0].Status.State)
 
-	r.Add("nil", nil, true)
+	r.Add("nil", nil, health.SourceOptions{Critical: true})
 	assert.False(t, r.Ready(), "a nil critical source is never ready")
 	es = r.Entries()
 	require.Len(t, es, 2)
@@ -77,8 +77,8 @@ func TestRegistryAddReplaceRemoveNil(t *testing.T) {
 func TestEntriesIsOneReading(t *testing.T) {
 	var r health.Registry
 	db := source(health.Connected)
-	r.Add("db", db, true)
-	r.Add("cache", source(health.Failed), false)
+	r.Add("db", db, health.SourceOptions{Critical: true})
+	r.Add("cache", source(health.Failed), health.SourceOptions{})
 	es := r.Entries()
 	require.Len(t, es, 2)
 	assert.Same(t, db, es[0].Source)

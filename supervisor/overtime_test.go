@@ -56,11 +56,11 @@ func TestStatusUptimeAndWait(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	up := health.Status{State: health.Connected, Since: now.Add(-time.Minute)}
 	assert.Equal(t, time.Minute, up.Uptime(now))
-	assert.Zero(t, up.Wait(now))
+	assert.Zero(t, up.RetryIn(now))
 	down := health.Status{State: health.Backoff, Since: now, NextAttempt: now.Add(3 * time.Second)}
 	assert.Zero(t, down.Uptime(now))
-	assert.Equal(t, 3*time.Second, down.Wait(now))
-	assert.Zero(t, down.Wait(now.Add(time.Hour)), "never negative")
+	assert.Equal(t, 3*time.Second, down.RetryIn(now))
+	assert.Zero(t, down.RetryIn(now.Add(time.Hour)), "never negative")
 	assert.Zero(t, health.Status{State: health.Connected}.Uptime(now), "no Since, no uptime")
 }
 

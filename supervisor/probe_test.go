@@ -31,8 +31,8 @@ func TestProbesFollowTheSupervisor(t *testing.T) {
 		f := &fake{results: []error{nil, errRefused, nil, backoff.Permanent(errors.New("401"))}}
 		r := start(t, f, exponential(time.Second, time.Minute))
 		var reg health.Registry
-		reg.Add("feed", r, true)
-		reg.Add("optional", health.SourceFunc(func() health.Status { return health.Status{State: health.Backoff} }), false)
+		reg.Add("feed", r, health.SourceOptions{Critical: true})
+		reg.Add("optional", health.SourceFunc(func() health.Status { return health.Status{State: health.Backoff} }), health.SourceOptions{})
 		ready, live := healthhttp.ReadyHandler(&reg), healthhttp.LiveHandler(&reg)
 
 		ch, unsub := r.Subscribe()

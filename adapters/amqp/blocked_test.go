@@ -49,7 +49,7 @@ func TestBlockedConnection(t *testing.T) {
 	c := newClient(t, b.URL(), amqp.Options{Topology: declare(q)})
 	connected(t, run(t, c))
 	var reg health.Registry
-	reg.Add("broker", c, true)
+	reg.Add("broker", c, health.SourceOptions{Critical: true})
 	ctx := ctxFor(t, 2*time.Minute)
 	require.NoError(t, c.Publish(ctx, "", q, amqp091.Publishing{Body: []byte("before")}))
 	require.True(t, reg.Ready())

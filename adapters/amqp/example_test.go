@@ -39,7 +39,7 @@ func Example() {
 		log.Fatal(err) // names the bad option; never shows the password
 	}
 	var reg health.Registry
-	reg.Add("rabbit", c, true) // not ready while the broker is away
+	reg.Add("rabbit", c, health.SourceOptions{Critical: true}) // not ready while the broker is away
 	http.Handle("/readyz", healthhttp.ReadyHandler(&reg))
 	go http.ListenAndServe(":8080", nil)
 	go c.Run(ctx)

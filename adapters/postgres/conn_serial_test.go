@@ -181,7 +181,7 @@ func TestKindsOnOneDSNAreToldApart(t *testing.T) {
 		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
 		assert.True(t, strings.HasPrefix(r.Name(), "postgres "+kind+" postgres://"), r.Name())
 		names[r.Status().Name] = true
-		reg.Add(r.Name(), r, true)
+		reg.Add(r.Name(), r, health.SourceOptions{Critical: true})
 	}
 	assert.Len(t, names, 3, "names: %v", names)
 	for name := range names { // logged just after the Status is published

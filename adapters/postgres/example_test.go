@@ -43,8 +43,8 @@ func Example() {
 	}
 
 	var reg health.Registry
-	reg.Add(pool.Name(), pool, true)     // not ready while the database is down
-	reg.Add(prices.Name(), prices, true) // nor while the cache may be stale
+	reg.Add(pool.Name(), pool, health.SourceOptions{Critical: true})     // not ready while the database is down
+	reg.Add(prices.Name(), prices, health.SourceOptions{Critical: true}) // nor while the cache may be stale
 	http.Handle("/readyz", healthhttp.ReadyHandler(&reg))
 	go http.ListenAndServe(":8080", nil)
 

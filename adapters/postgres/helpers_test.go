@@ -69,7 +69,7 @@ func jsonLogger(b *testkit.Buffer) *slog.Logger {
 // readyBody returns the verbose readiness JSON for one critical source.
 func readyBody(src health.Source) string {
 	var reg health.Registry
-	reg.Add("db", src, true)
+	reg.Add("db", src, health.SourceOptions{Critical: true})
 	rec := httptest.NewRecorder()
 	healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest("GET", "/readyz?verbose=1", nil))
 	return rec.Body.String()

@@ -26,7 +26,7 @@ import (
 // shows, and the errors given, with their close reasons.
 func everywhere(c *client, logs *testkit.Buffer, errs ...error) string {
 	var reg health.Registry
-	reg.Add("feed", c, true)
+	reg.Add("feed", c, health.SourceOptions{Critical: true})
 	rec := httptest.NewRecorder()
 	healthhttp.ReadyHandler(&reg).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz?verbose=1", nil))
 	var b strings.Builder

@@ -165,7 +165,7 @@ func report(w io.Writer, c *amqp.Client) {
 		if st.State == last.State && st.Attempt == last.Attempt && st.Connects == last.Connects {
 			continue // the same as the last one seen
 		}
-		wait := st.Wait(time.Now()).Round(time.Millisecond)
+		wait := st.RetryIn(time.Now()).Round(time.Millisecond)
 		switch {
 		case st.State == health.Connected:
 			fmt.Fprintf(w, "connected to %s (#%d)\n", c.Name(), st.Connects)

@@ -22,7 +22,7 @@ type probe struct {
 
 func startProbe(c *client) (*probe, error) {
 	var reg health.Registry
-	reg.Add("feed", (*supervisor.Supervisor[*websocket.Conn])(c.feed), true)
+	reg.Add("feed", (*supervisor.Supervisor[*websocket.Conn])(c.feed), health.SourceOptions{Critical: true})
 	mux := http.NewServeMux()
 	mux.Handle("/readyz", healthhttp.ReadyHandler(&reg))
 	mux.Handle("/livez", healthhttp.LiveHandler(&reg))

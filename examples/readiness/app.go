@@ -65,8 +65,8 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	}
 	// The supervisors are named by their targets (redacted), the probes
 	// and metrics by the names given here.
-	a.reg.Add("feed", a.feed, true)
-	a.reg.Add("cache", a.cache, false) // the app works without it: not critical
+	a.reg.Add("feed", a.feed, health.SourceOptions{Critical: true})
+	a.reg.Add("cache", a.cache, health.SourceOptions{}) // the app works without it: not critical
 	a.wg.Go(retries.Print(w, a.feed))  // a line per failed attempt or lost connection
 	a.wg.Go(retries.Print(w, a.cache))
 	a.wg.Go(func() { a.critical(a.feed.Run(ctx)) })
@@ -79,7 +79,7 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 			a.stop()
 			return nil, err
 		}
-		a.reg.Add("orders-db", pool, true)
+		a.reg.Add("orders-db", pool, health.SourceOptions{Critical: true})
 		a.wg.Go(retries.Print(w, pool))
 		a.wg.Go(func() { a.critical(pool.Run(ctx)) })
 	}

@@ -24,7 +24,7 @@ func (blockedBroker) Degraded() error {
 // with ?verbose=1, redacted as last_error is.
 func TestProbeBodySaysDegraded(t *testing.T) {
 	var r health.Registry
-	r.Add("broker", blockedBroker{}, true)
+	r.Add("broker", blockedBroker{}, health.SourceOptions{Critical: true})
 	code, body, raw := get(t, healthhttp.ReadyHandler(&r), "/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, code)
 	src := body["sources"].([]any)[0].(map[string]any)

@@ -14,7 +14,7 @@ func Example() {
 	state := health.Backoff
 	reg.Add("postgres", health.SourceFunc(func() health.Status {
 		return health.Status{Name: "postgres", State: state}
-	}), true)
+	}), health.SourceOptions{Critical: true})
 
 	mux := http.NewServeMux()
 	mux.Handle("/readyz", healthhttp.ReadyHandler(&reg))

@@ -39,8 +39,8 @@ func pageRegistry() *health.Registry {
 			{At: at.Add(-time.Second), From: health.Connected, To: health.Backoff, Attempt: 1, Delay: time.Second, Reason: "backoff", Err: errors.New("lost: token=abc123")},
 			{At: at, From: health.Connecting, To: health.Backoff, Attempt: 2, Delay: 3 * time.Second, Reason: "backoff"},
 		},
-	}, true)
-	r.Add("cache", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected, Since: at} }), false)
+	}, health.SourceOptions{Critical: true})
+	r.Add("cache", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected, Since: at} }), health.SourceOptions{})
 	return &r
 }
 
@@ -128,7 +128,7 @@ func TestStatusPageEscapesTheData(t *testing.T) {
 // it is over its MaxLag, and the page has a column for it.
 func TestStatusPageShowsLag(t *testing.T) {
 	var r health.Registry
-	r.AddWith("feed", lagSource{health.Lag{Waiting: 64, Oldest: 3200 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: time.Second})
+	r.Add("feed", lagSource{health.Lag{Waiting: 64, Oldest: 3200 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: time.Second})
 	page := healthhttp.StatusPage(&r, healthhttp.StatusPageOptions{})
 	rec := httptest.NewRecorder()
 	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/status?format=json", nil))

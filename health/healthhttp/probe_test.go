@@ -23,7 +23,7 @@ func settable(r *health.Registry, name string, critical bool) func(health.State,
 		v.Store(&health.Status{State: st, Err: err, Since: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)})
 	}
 	set(health.Idle, nil)
-	r.Add(name, health.SourceFunc(func() health.Status { return *v.Load() }), critical)
+	r.Add(name, health.SourceFunc(func() health.Status { return *v.Load() }), health.SourceOptions{Critical: critical})
 	return set
 }
 
@@ -85,7 +85,7 @@ func TestVerboseBodySaysLastErrorAndWhen(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 	r.Add("feed", health.SourceFunc(func() health.Status {
 		return health.Status{State: health.Connected, Err: errors.New("connection lost: EOF"), LastFailure: at}
-	}), true)
+	}), health.SourceOptions{Critical: true})
 	code, body, _ := get(t, healthhttp.ReadyHandler(&r), "/readyz?verbose=1")
 	assert.Equal(t, http.StatusOK, code)
 	src := body["sources"].([]any)[0].(map[string]any)
@@ -101,8 +101,8 @@ func TestVerboseBodySaysLastErrorAndWhen(t *testing.T) {
 // lag; over its MaxLag it is lagging and the program not ready.
 func TestProbeBodySaysLag(t *testing.T) {
 	var r health.Registry
-	r.AddWith("feed", lagSource{health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
-	r.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
+	r.Add("feed", lagSource{health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}}, health.SourceOptions{Critical: true, MaxLag: 30 * time.Second})
+	r.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), health.SourceOptions{Critical: true})
 	code, body, _ := get(t, healthhttp.ReadyHandler(&r), "/readyz")
 	assert.Equal(t, http.StatusServiceUnavailable, code)
 	srcs := body["sources"].([]any)

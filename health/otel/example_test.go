@@ -13,7 +13,7 @@ func Example() {
 	var reg health.Registry
 	reg.Add("orders-db", health.SourceFunc(func() health.Status {
 		return health.Status{State: health.Connected, Connects: 3, Failures: 2}
-	}), true)
+	}), health.SourceOptions{Critical: true})
 
 	// A program passes a Meter of its SDK MeterProvider, for example
 	// provider.Meter("github.com/redial-go/redial/health/otel"); the noop

@@ -28,7 +28,7 @@ func TestNewRejectsNilMeter(t *testing.T) {
 
 func TestNoopMeter(t *testing.T) {
 	var reg health.Registry
-	reg.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
+	reg.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), health.SourceOptions{Critical: true})
 	m, err := redialotel.New(&reg, noop.NewMeterProvider().Meter("test"))
 	require.NoError(t, err)
 	assert.NoError(t, m.Unregister())

@@ -24,7 +24,7 @@ func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 		}
 		o.ObserveInt64(m.connects, count(st.Connects), at)
 		o.ObserveInt64(m.failures, count(st.Failures), at)
-		o.ObserveFloat64(m.next, st.Wait(now).Seconds(), at)
+		o.ObserveFloat64(m.next, st.RetryIn(now).Seconds(), at)
 		o.ObserveFloat64(m.uptime, st.Uptime(now).Seconds(), at)
 		o.ObserveInt64(m.reconnects, int64(st.ReconnectsLastMinute), at)
 		o.ObserveFloat64(m.outage, st.LongestOutage.Seconds(), at)

@@ -60,7 +60,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(c.connects, prometheus.CounterValue, float64(st.Connects), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.failures, prometheus.CounterValue, float64(st.Failures), e.Name)
-		ch <- prometheus.MustNewConstMetric(c.next, prometheus.GaugeValue, st.Wait(now).Seconds(), e.Name)
+		ch <- prometheus.MustNewConstMetric(c.next, prometheus.GaugeValue, st.RetryIn(now).Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.uptime, prometheus.GaugeValue, st.Uptime(now).Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.reconnects, prometheus.GaugeValue, float64(st.ReconnectsLastMinute), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.outage, prometheus.GaugeValue, st.LongestOutage.Seconds(), e.Name)

@@ -91,7 +91,7 @@ func TestCollectorFollowsASupervisor(t *testing.T) {
 		})
 		require.NoError(t, err)
 		var reg health.Registry
-		reg.Add("db", s, true)
+		reg.Add("db", s, health.SourceOptions{Critical: true})
 		c, err := redialprom.New(&reg)
 		require.NoError(t, err)
 		names := []string{"redial_up", "redial_connects_total", "redial_connect_failures_total", "redial_connection_uptime_seconds", "redial_next_attempt_seconds"}
@@ -140,7 +140,7 @@ redial_reconnects_last_minute{name="db"} 1
 
 func TestStateSeriesOnePerState(t *testing.T) {
 	var reg health.Registry
-	reg.Add("cache", health.SourceFunc(func() health.Status { return health.Status{State: health.Backoff} }), false)
+	reg.Add("cache", health.SourceFunc(func() health.Status { return health.Status{State: health.Backoff} }), health.SourceOptions{})
 	c, err := redialprom.New(&reg)
 	require.NoError(t, err)
 	want := `
@@ -166,7 +166,7 @@ func TestNewRejectsNilRegistry(t *testing.T) {
 // and the oldest's age.
 func TestLagSeries(t *testing.T) {
 	var reg health.Registry
-	reg.Add("feed", lagSource{}, true)
+	reg.Add("feed", lagSource{}, health.SourceOptions{Critical: true})
 	c, err := redialprom.New(&reg)
 	require.NoError(t, err)
 	want := `

@@ -22,8 +22,8 @@ func (blocked) Degraded() error       { return errors.New("broker blocks publish
 // TestDegradedSeries: a degraded source exports 1, any other source 0.
 func TestDegradedSeries(t *testing.T) {
 	var reg health.Registry
-	reg.Add("broker", blocked{}, true)
-	reg.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
+	reg.Add("broker", blocked{}, health.SourceOptions{Critical: true})
+	reg.Add("db", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), health.SourceOptions{Critical: true})
 	c, err := redialprom.New(&reg)
 	require.NoError(t, err)
 	want := `

@@ -45,7 +45,7 @@ func Print(w io.Writer, s Supervised) (wait func()) {
 			if st.Attempt > 0 {
 				what = fmt.Sprintf("attempt %d failed: %v", st.Attempt, st.Err)
 			}
-			fmt.Fprintf(w, "%s: %s; retrying in %v\n", s.Name(), what, st.Wait(time.Now()).Round(time.Millisecond))
+			fmt.Fprintf(w, "%s: %s; retrying in %v\n", s.Name(), what, st.RetryIn(time.Now()).Round(time.Millisecond))
 		}
 	}()
 	return func() { <-done }

@@ -18,7 +18,7 @@ func Example() {
 	var reg health.Registry
 	reg.Add("orders-db", health.SourceFunc(func() health.Status {
 		return health.Status{State: health.Connected, Connects: 3, Failures: 2}
-	}), true)
+	}), health.SourceOptions{Critical: true})
 
 	reader := sdkmetric.NewManualReader()
 	provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))

@@ -41,7 +41,7 @@ func TestMetricsFollowASupervisor(t *testing.T) {
 		})
 		require.NoError(t, err)
 		var reg health.Registry
-		reg.Add("db", s, true)
+		reg.Add("db", s, health.SourceOptions{Critical: true})
 		reader, provider := newMeter(t)
 		m, err := redialotel.New(&reg, provider.Meter(scope))
 		require.NoError(t, err)
@@ -102,7 +102,7 @@ func TestOneReadPerCollection(t *testing.T) {
 	reg.Add("cache", health.SourceFunc(func() health.Status {
 		reads.Add(1)
 		return health.Status{State: health.Backoff}
-	}), false)
+	}), health.SourceOptions{})
 	reader, provider := newMeter(t)
 	m, err := redialotel.New(&reg, provider.Meter(scope))
 	require.NoError(t, err)
@@ -114,7 +114,7 @@ func TestOneReadPerCollection(t *testing.T) {
 	assert.Equal(t, 10+6, points(sm), "ten points and one per state")
 	metricdatatest.AssertHasAttributes(t, sm, attributeName("cache"))
 
-	reg.Add("queue", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), true)
+	reg.Add("queue", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} }), health.SourceOptions{Critical: true})
 	sm = collect(t, reader)
 	assert.Equal(t, int64(2), reads.Load())
 	assert.Equal(t, 2*(10+6), points(sm), "a source added later is observed from the next collection on")
@@ -124,7 +124,7 @@ func TestOneReadPerCollection(t *testing.T) {
 // and the oldest's age.
 func TestLagPoints(t *testing.T) {
 	var reg health.Registry
-	reg.Add("feed", lagSource{}, true)
+	reg.Add("feed", lagSource{}, health.SourceOptions{Critical: true})
 	reader, provider := newMeter(t)
 	m, err := redialotel.New(&reg, provider.Meter(scope))
 	require.NoError(t, err)
@@ -137,7 +137,7 @@ func TestLagPoints(t *testing.T) {
 // TestDegradedPoints: a source that is connected but degraded reports 1.
 func TestDegradedPoints(t *testing.T) {
 	var reg health.Registry
-	reg.Add("broker", blockedSource{}, true)
+	reg.Add("broker", blockedSource{}, health.SourceOptions{Critical: true})
 	reader, provider := newMeter(t)
 	m, err := redialotel.New(&reg, provider.Meter(scope))
 	require.NoError(t, err)

@@ -31,7 +31,7 @@ func (blocked) Degraded() error {
 // the program not ready.
 func TestStatusPageShowsDegradedInBrowser(t *testing.T) {
 	var reg health.Registry
-	reg.Add("broker", blocked{}, true)
+	reg.Add("broker", blocked{}, health.SourceOptions{Critical: true})
 	page := httptest.NewServer(healthhttp.StatusPage(&reg, healthhttp.StatusPageOptions{Verbose: true}))
 	defer page.Close()
 	tab, _ := newBrowser(t)

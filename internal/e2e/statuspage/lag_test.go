@@ -50,7 +50,7 @@ func TestStatusPageShowsLagInBrowser(t *testing.T) {
 	defer func() { cancel(); <-runDone; <-loopDone }()
 
 	var reg health.Registry
-	reg.AddWith("feed", c, health.SourceOptions{Critical: true, MaxLag: 500 * time.Millisecond})
+	reg.Add("feed", c, health.SourceOptions{Critical: true, MaxLag: 500 * time.Millisecond})
 	page := httptest.NewServer(healthhttp.StatusPage(&reg, healthhttp.StatusPageOptions{}))
 	defer page.Close()
 	tab, _ := newBrowser(t)
