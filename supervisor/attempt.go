@@ -67,11 +67,8 @@ func (h *hand[C]) settle() {
 func (h *hand[C]) connectAndSubscribe() {
 	var zero C
 	s := h.s
-	in := "Connect"
-	if s.multi != nil {
-		in = "ConnectTo"
-	}
-	conn, err := h.bounded(in, zero)
+	h.at = int(s.endpoint) // read here: an abandoned call runs on when the hand moved on
+	conn, err := h.bounded(s.eps.call(), zero)
 	if err == nil && conn == zero {
 		err = errNeither
 	}
@@ -163,10 +160,8 @@ func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
 	}()
 	s := h.s
 	switch in {
-	case "Connect":
-		conn, err = s.connector.Connect(h.actx)
-	case "ConnectTo":
-		conn, err = s.multi.e.ConnectTo(h.actx, int(s.endpoint))
+	case "Connect", "ConnectTo":
+		conn, err = s.eps.connect(h.actx, s.connector, h.at)
 	case "OnConnect":
 		err = s.onConnect(h.actx, conn)
 	case "Close": // an abandoned call's connection

@@ -41,6 +41,7 @@ type hand[C comparable] struct {
 	state   atomic.Int32 // of its calls: between, calling, expired or abandoned
 	err     error        // its error, ready to publish
 	in      string       // the callback under way, for a panic's text
+	at      int          // its endpoint
 }
 
 // op is a burst, or a step of one that may panic.

@@ -39,8 +39,8 @@ func (s *Supervisor[C]) set(t *transition) {
 	}
 	st.State = t.state
 	s.cut.Store(cutBy(t)) // RetryNow and Proven read it
-	if t.state == health.Connecting && s.multi != nil {
-		st.Endpoint = s.multi.names[s.endpoint]
+	if t.state == health.Connecting && s.eps.names != nil {
+		st.Endpoint = s.eps.names[s.endpoint]
 	}
 	st.NextAttempt = t.next
 	err := redact.Error(t.err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,7 +50,7 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 // change), and never runs user code.
 type Supervisor[C comparable] struct {
 	connector Connector[C] // its optional interfaces are asserted where used, not kept
-	multi     *replicas[C] // nil unless connector has Endpoints
+	eps       *endpoints[C]
 	opts      settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
@@ -98,14 +97,11 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	var multi *replicas[C]
-	if e, ok := c.(Endpoints[C]); ok {
-		multi = &replicas[C]{e: e, names: slices.Clone(e.Endpoints())}
-		if len(multi.names) == 0 {
-			return nil, opterr.New("supervisor", "Connector", nil, "Endpoints() returned none")
-		}
+	eps, err := endpointsOf(c)
+	if err != nil {
+		return nil, err
 	}
-	p, err := policy.New(so.policyConfig(multi.len()))
+	p, err := policy.New(so.policyConfig(eps.n))
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
@@ -119,27 +115,12 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		reconnects: window{origin: now},
 		invalid:    make(chan error, 1),
 		done:       make(chan struct{}),
-		multi:      multi,
+		eps:        eps,
 	}
 	if so.Logger != nil {
 		s.logs = new(logState)
 	}
 	return s, nil
-}
-
-// replicas is a Connector's Endpoints and their names, fixed at
-// construction.
-type replicas[C comparable] struct {
-	e     Endpoints[C]
-	names []string
-}
-
-// len returns how many endpoints there are: 1 without Endpoints.
-func (r *replicas[C]) len() int {
-	if r == nil {
-		return 1
-	}
-	return len(r.names)
 }
 
 // Status returns a snapshot of the connection's health.

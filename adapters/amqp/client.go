@@ -33,12 +33,7 @@ func New(url string, o Options) (*Client, error) {
 	}
 	c := newConnector(ts, o)
 	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify}
-	var s *supervisor.Supervisor[*amqp091.Connection]
-	if len(ts) > 1 {
-		s, err = adapt.New[*amqp091.Connection](sp, replicas{c}, o.Supervisor)
-	} else {
-		s, err = adapt.New(sp, c, o.Supervisor)
-	}
+	s, err := adapt.New(sp, c, o.Supervisor)
 	if err != nil {
 		return nil, err
 	}

@@ -30,9 +30,6 @@ func NewLink(l Link) (*supervisor.Supervisor[net.Conn], error) {
 	}
 	c := &connector{d: d, handshake: l.Handshake}
 	sp := adapt.Spec{Pkg: l.Pkg, Name: l.Address, Classify: l.Classify}
-	if len(l.Replicas) > 0 {
-		return adapt.New[net.Conn](sp, replicas{c}, l.Supervisor)
-	}
 	return adapt.New(sp, c, l.Supervisor)
 }
 
@@ -68,9 +65,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
 
 func (c *connector) Close(conn net.Conn) error { return Close(conn) }
 
-// replicas is the connector of the address and the Replicas.
-type replicas struct{ *connector }
+// Endpoints returns the address and the Replicas.
+func (c *connector) Endpoints() []string { return c.d.Addrs() }
 
-func (r replicas) Endpoints() []string { return r.d.Addrs() }
-
-func (r replicas) ConnectTo(ctx context.Context, i int) (net.Conn, error) { return r.connectTo(ctx, i) }
+func (c *connector) ConnectTo(ctx context.Context, i int) (net.Conn, error) { return c.connectTo(ctx, i) }
