@@ -68,4 +68,6 @@ func (c *connector) Close(conn net.Conn) error { return Close(conn) }
 // Endpoints returns the address and the Replicas.
 func (c *connector) Endpoints() []string { return c.d.Addrs() }
 
-func (c *connector) ConnectTo(ctx context.Context, i int) (net.Conn, error) { return c.connectTo(ctx, i) }
+func (c *connector) ConnectTo(ctx context.Context, i int) (net.Conn, error) {
+	return c.connectTo(ctx, i)
+}
