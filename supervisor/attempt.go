@@ -214,7 +214,7 @@ func (h *hand[C]) attemptFailed() {
 	e, d := s.policy.Failed(int(s.endpoint), err, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil.Store(now.Add(d.Rest).UnixNano())
+	s.rest(now.Add(d.Rest))
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: h.next, failed: true, delay: &d})
 	h.log(evAttemptFailed, &d, 0)
 }

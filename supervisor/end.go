@@ -64,7 +64,7 @@ func (h *hand[C]) lost(uptime time.Duration) {
 	e, d := s.policy.Lost(int(s.endpoint), uptime, reason, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil.Store(now.Add(d.Rest).UnixNano())
+	s.rest(now.Add(d.Rest))
 	s.set(&transition{at: now, state: health.Backoff, err: reason, next: h.next, lost: true, delay: &d})
 	h.log(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	h.closeHeld()
