@@ -55,9 +55,9 @@ type Supervisor[C comparable] struct {
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
-	cut       atomic.Int32  // set under mu: who may cut the Backoff wait (cutBy)
+	cut       atomic.Int32              // set under mu: who may cut the Backoff wait (cutBy)
 	restUntil atomic.Pointer[time.Time] // until when the next attempt's endpoint rests (a hint), on the monotonic clock; set by Run, Proven ends it
-	done      chan struct{} // closed when Run has returned; then failErr is Run's result
+	done      chan struct{}             // closed when Run has returned; then failErr is Run's result
 
 	// Run owns these (its goroutine, or its hand while that one waits).
 	policy   *policy.Policy
