@@ -150,12 +150,13 @@ func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	if s.opts.logger == nil {
 		return
 	}
-	if ev == evConnected {
-		*s.logs = logState{}
-	}
+	s.logs.note(ev, time.Now())
 	h.in = inLogger
 	s.writeLog(ev, d, uptime, h.reason)
 	h.in = ""
+	if ev == evConnected {
+		*s.logs = logState{}
+	}
 }
 
 // attemptError classifies err and says which step failed, and whether it
