@@ -155,7 +155,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
 	defer func() {
 		if v := recover(); v != nil {
-			p = newPanicError(in, v)
+			p = h.s.panicError(in, v)
 		}
 	}()
 	s := h.s

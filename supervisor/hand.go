@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // errNeither is Connect's error when it returned neither a connection nor
@@ -85,7 +84,7 @@ func (h *hand[C]) safely(o op) (p *panicError) {
 			if pe, ok := v.(*panicError); ok { // recovered already, elsewhere
 				p = pe
 			} else {
-				p = newPanicError(h.in, v)
+				p = h.s.panicError(h.in, v)
 			}
 		}
 	}()
@@ -147,7 +146,7 @@ func (s *Supervisor[C]) classify(err error) error {
 // log writes the record for ev when a Logger is set.
 func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	s := h.s
-	if s.opts.logger == nil {
+	if s.logs == nil {
 		return
 	}
 	s.logs.note(ev, time.Now())
@@ -155,7 +154,7 @@ func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	s.writeLog(ev, d, uptime, h.reason)
 	h.in = ""
 	if ev == evConnected {
-		*s.logs = logState{}
+		s.logs.memory = memory{} // logger stays: an abandoned call's Close reads it
 	}
 }
 
@@ -167,7 +166,7 @@ func (h *hand[C]) attemptError(step string, err error) error {
 	timedOut := errors.Is(context.Cause(h.actx), context.DeadlineExceeded) || err == errAbandoned && h.ctx.Err() == nil
 	err = h.classify(err)
 	if timedOut {
-		return redact.Error(fmt.Errorf("%s: timed out after %v: %w", step, h.s.opts.connectTimeout, err))
+		return h.s.safe(fmt.Errorf("%s: timed out after %v: %w", step, h.s.opts.connectTimeout, err))
 	}
-	return redact.Error(fmt.Errorf("%s: %w", step, err))
+	return h.s.safe(fmt.Errorf("%s: %w", step, err))
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // Log attribute keys; they are stable, so dashboards and alerts can rely
@@ -38,6 +37,12 @@ const (
 // outage they belong to, which the connected record sums up however many
 // failures went to Debug. Run owns it.
 type logState struct {
+	logger *slog.Logger
+	memory
+}
+
+// memory is what a connection resets.
+type memory struct {
 	lastErr  string
 	repeated int
 	lastWarn time.Time
@@ -129,13 +134,13 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 			attrs = append(attrs, slog.Duration(LogHint, d.Hint))
 		}
 	}
-	s.opts.logger.LogAttrs(context.Background(), level, msg, attrs...)
+	s.logs.logger.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
 // logCloseError logs a failed Close at Debug: the connection is gone either way.
 func (s *Supervisor[C]) logCloseError(err error) {
-	if l := s.opts.logger; l != nil {
-		l.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
-			slog.String(LogName, s.status.Name), slog.String(LogErr, redact.Text(err.Error())))
+	if s.logs != nil {
+		s.logs.logger.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
+			slog.String(LogName, s.status.Name), slog.String(LogErr, s.text(err.Error())))
 	}
 }

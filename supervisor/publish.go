@@ -6,7 +6,6 @@ import (
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // transition is one state change, made by Run (on its hand) only.
@@ -43,7 +42,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Endpoint = s.eps.names[s.endpoint]
 	}
 	st.NextAttempt = t.next
-	err := redact.Error(t.err)
+	err := s.safe(t.err)
 	if err != nil && !t.replaced {
 		st.Err = err
 	}

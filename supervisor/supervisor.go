@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/internal/policy"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Errors a Supervisor returns, checked with errors.Is.
@@ -51,6 +53,7 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 type Supervisor[C comparable] struct {
 	connector Connector[C] // its optional interfaces are asserted where used, not kept
 	eps       *endpoints[C]
+	secrets   *redact.Target // Settings.Secrets; nil: none named
 	opts      settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
@@ -105,10 +108,16 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
+	var secrets *redact.Target
+	if slices.ContainsFunc(so.Secrets, func(v string) bool { return v != "" }) {
+		t := redact.Named(so.Secrets...)
+		secrets, so.Name = &t, t.Text(so.Name)
+	}
 	now := time.Now()
 	s := &Supervisor[C]{
+		secrets:    secrets,
 		connector:  c,
-		opts:       settings{connectTimeout: so.ConnectTimeout, maxAttempts: so.MaxAttempts, classify: so.Classify, logger: so.Logger},
+		opts:       settings{connectTimeout: so.ConnectTimeout, maxAttempts: so.MaxAttempts, classify: so.Classify},
 		onConnect:  o.OnConnect,
 		policy:     p,
 		status:     health.Status{Name: so.Name, State: health.Idle, Since: now},
@@ -118,7 +127,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		eps:        eps,
 	}
 	if so.Logger != nil {
-		s.logs = new(logState)
+		s.logs = &logState{logger: so.Logger}
 	}
 	return s, nil
 }

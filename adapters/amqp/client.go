@@ -32,7 +32,7 @@ func New(url string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := newConnector(ts, o)
-	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify}
+	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify, Set: c.secrets}
 	s, err := adapt.New(sp, c, o.Supervisor)
 	if err != nil {
 		return nil, err

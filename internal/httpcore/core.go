@@ -71,7 +71,7 @@ func New[C comparable](sp *Spec, cfg Config, so supervisor.Options[C], lib func(
 		return nil, err
 	}
 	conn := &connector[C]{Core: c, lib: l}
-	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify}
+	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify, Set: c.set}
 	s, err := adapt.New[C](sa, conn, so)
 	conn.sup = s // before Run: a heartbeat invalidates through it
 	return s, err
