@@ -130,7 +130,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 	if !h.state.CompareAndSwap(between, calling) {
 		return conn, context.DeadlineExceeded // the limit fired already
 	}
-	conn, err, p := h.callout(in, conn)
+	conn, p, err := h.callout(in, conn)
 	if h.state.CompareAndSwap(calling, between) {
 		h.in = ""
 		if p != nil {
@@ -140,7 +140,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 	}
 	var zero C
 	if conn != zero {
-		if _, _, q := h.callout("Close", conn); p == nil {
+		if _, q, _ := h.callout("Close", conn); p == nil {
 			p = q
 		}
 	}
@@ -152,7 +152,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 
 // callout makes the call in, recovering a panic; it touches no field of h
 // but those the attempt set before its calls.
-func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
+func (h *hand[C]) callout(in string, conn C) (_ C, p *panicError, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			p = h.s.panicError(in, v)
@@ -169,7 +169,7 @@ func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
 			s.logCloseError(err)
 		}
 	}
-	return conn, err, nil
+	return conn, nil, err
 }
 
 // expire runs on the limit's goroutine when it fires: a call under way is
