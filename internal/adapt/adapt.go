@@ -26,8 +26,6 @@ func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[
 	}
 	o.Classify = Chain(sp.Classify, o.Classify)
 	if sp.Set != nil && len(o.Secrets) > 0 {
-		// The adapter's errors pass its set once; the supervisor then
-		// finds no secret in them and keeps their chain (HandshakeError).
 		sp.Set.Add(redact.Named(o.Secrets...))
 	}
 	s, err := supervisor.New(c, o)
