@@ -67,11 +67,8 @@ func (h *hand[C]) settle() {
 func (h *hand[C]) connectAndSubscribe() {
 	var zero C
 	s := h.s
-	in := "Connect"
-	if s.multi != nil {
-		in = "ConnectTo"
-	}
-	conn, err := h.bounded(in, zero)
+	h.at = int(s.endpoint) // read here: an abandoned call runs on when the hand moved on
+	conn, err := h.bounded(s.eps.call(), zero)
 	if err == nil && conn == zero {
 		err = errNeither
 	}
@@ -133,7 +130,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 	if !h.state.CompareAndSwap(between, calling) {
 		return conn, context.DeadlineExceeded // the limit fired already
 	}
-	conn, err, p := h.callout(in, conn)
+	conn, p, err := h.callout(in, conn)
 	if h.state.CompareAndSwap(calling, between) {
 		h.in = ""
 		if p != nil {
@@ -143,7 +140,7 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 	}
 	var zero C
 	if conn != zero {
-		if _, _, q := h.callout("Close", conn); p == nil {
+		if _, q, _ := h.callout("Close", conn); p == nil {
 			p = q
 		}
 	}
@@ -155,18 +152,16 @@ func (h *hand[C]) bounded(in string, conn C) (C, error) {
 
 // callout makes the call in, recovering a panic; it touches no field of h
 // but those the attempt set before its calls.
-func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
+func (h *hand[C]) callout(in string, conn C) (_ C, p *panicError, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			p = newPanicError(in, v)
+			p = h.s.panicError(in, v)
 		}
 	}()
 	s := h.s
 	switch in {
-	case "Connect":
-		conn, err = s.connector.Connect(h.actx)
-	case "ConnectTo":
-		conn, err = s.multi.e.ConnectTo(h.actx, int(s.endpoint))
+	case "Connect", "ConnectTo":
+		conn, err = s.eps.connect(h.actx, s.connector, h.at)
 	case "OnConnect":
 		err = s.onConnect(h.actx, conn)
 	case "Close": // an abandoned call's connection
@@ -174,7 +169,7 @@ func (h *hand[C]) callout(in string, conn C) (_ C, err error, p *panicError) {
 			s.logCloseError(err)
 		}
 	}
-	return conn, err, nil
+	return conn, nil, err
 }
 
 // expire runs on the limit's goroutine when it fires: a call under way is
@@ -219,7 +214,7 @@ func (h *hand[C]) attemptFailed() {
 	e, d := s.policy.Failed(int(s.endpoint), err, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil.Store(now.Add(d.Rest).UnixNano())
+	s.rest(now.Add(d.Rest))
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: h.next, failed: true, delay: &d})
 	h.log(evAttemptFailed, &d, 0)
 }

@@ -100,7 +100,7 @@ func TestAnOnConnectThatIgnoresCtxIsAbandonedAtConnectTimeout(t *testing.T) {
 		_, err := r.Conn(ctx)
 		cancel()
 		require.ErrorIs(t, err, context.DeadlineExceeded, "no connection before OnConnect returned")
-		time.Sleep(t0.Add(attemptEnd).Sub(time.Now()))
+		time.Sleep(time.Until(t0.Add(attemptEnd)))
 		synctest.Wait()
 		st := r.Status()
 		require.Equal(t, health.Backoff, st.State)

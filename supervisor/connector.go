@@ -45,7 +45,9 @@ type Watcher[C comparable] interface {
 // next endpoint that is not resting, after rand[0, FailoverSpread); the
 // backoff advances once per round, when every endpoint failed since the
 // last success; a server's hint rests only the endpoint that gave it.
-// Status.Endpoint and the logs' "endpoint" name the endpoint in use.
+// Status.Endpoint and the logs' "endpoint" name the endpoint in use. One
+// endpoint behaves as a plain Connector does: ConnectTo(ctx, 0), and no
+// Endpoint shown, since the Name says it.
 type Endpoints[C comparable] interface {
 	// Endpoints returns the endpoints' names, redacted (they are shown in
 	// Status and logs); fixed at construction, at least one.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // served ends the connection held, which broke for h.reason (or that ctx
@@ -51,10 +50,10 @@ func (h *hand[C]) lost(uptime time.Duration) {
 	s := h.s
 	cause := h.classify(h.reason)
 	if errors.Is(cause, ErrReplaced) && !backoff.IsPermanent(cause) {
-		h.replaced(redact.Error(cause), uptime)
+		h.replaced(s.safe(cause), uptime)
 		return
 	}
-	reason := redact.Error(fmt.Errorf("connection lost: %w", cause))
+	reason := s.safe(fmt.Errorf("connection lost: %w", cause))
 	if backoff.IsPermanent(reason) {
 		h.closeHeld()
 		h.giveUp(s.errorf("%w: %w", ErrFailed, reason), &transition{state: health.Failed, err: reason, lost: true})
@@ -64,7 +63,7 @@ func (h *hand[C]) lost(uptime time.Duration) {
 	e, d := s.policy.Lost(int(s.endpoint), uptime, reason, now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
-	s.restUntil.Store(now.Add(d.Rest).UnixNano())
+	s.rest(now.Add(d.Rest))
 	s.set(&transition{at: now, state: health.Backoff, err: reason, next: h.next, lost: true, delay: &d})
 	h.log(evLost, &d, uptime) // before Close, which may wait for a close handshake
 	h.closeHeld()
@@ -83,7 +82,7 @@ func (h *hand[C]) replaced(reason error, uptime time.Duration) {
 // Err reads from before t is published.
 func (h *hand[C]) giveUp(err error, t *transition) {
 	s := h.s
-	h.fail = redact.Error(err)
+	h.fail = s.safe(err)
 	s.mu.Lock()
 	s.failErr = h.fail
 	s.mu.Unlock()

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // errNeither is Connect's error when it returned neither a connection nor
@@ -41,6 +40,7 @@ type hand[C comparable] struct {
 	state   atomic.Int32 // of its calls: between, calling, expired or abandoned
 	err     error        // its error, ready to publish
 	in      string       // the callback under way, for a panic's text
+	at      int          // its endpoint
 }
 
 // op is a burst, or a step of one that may panic.
@@ -84,7 +84,7 @@ func (h *hand[C]) safely(o op) (p *panicError) {
 			if pe, ok := v.(*panicError); ok { // recovered already, elsewhere
 				p = pe
 			} else {
-				p = newPanicError(h.in, v)
+				p = h.s.panicError(h.in, v)
 			}
 		}
 	}()
@@ -146,15 +146,16 @@ func (s *Supervisor[C]) classify(err error) error {
 // log writes the record for ev when a Logger is set.
 func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	s := h.s
-	if s.opts.logger == nil {
+	if s.logs == nil {
 		return
 	}
-	if ev == evConnected {
-		*s.logs = logState{}
-	}
+	s.logs.note(ev, time.Now())
 	h.in = inLogger
 	s.writeLog(ev, d, uptime, h.reason)
 	h.in = ""
+	if ev == evConnected {
+		s.logs.memory = memory{} // logger stays: an abandoned call's Close reads it
+	}
 }
 
 // attemptError classifies err and says which step failed, and whether it
@@ -165,7 +166,7 @@ func (h *hand[C]) attemptError(step string, err error) error {
 	timedOut := errors.Is(context.Cause(h.actx), context.DeadlineExceeded) || err == errAbandoned && h.ctx.Err() == nil
 	err = h.classify(err)
 	if timedOut {
-		return redact.Error(fmt.Errorf("%s: timed out after %v: %w", step, h.s.opts.connectTimeout, err))
+		return h.s.safe(fmt.Errorf("%s: timed out after %v: %w", step, h.s.opts.connectTimeout, err))
 	}
-	return redact.Error(fmt.Errorf("%s: %w", step, err))
+	return h.s.safe(fmt.Errorf("%s: %w", step, err))
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // Log attribute keys; they are stable, so dashboards and alerts can rely
@@ -23,6 +22,8 @@ const (
 	LogRepeated = "repeated" // how many times in a row this failure happened
 	LogConnects = "connects" // connections established so far
 	LogEndpoint = "endpoint" // the endpoint in use, with several
+	LogOutage   = "outage"   // connected after a loss or failures: since the loss, or since Run began
+	LogAttempts = "attempts" // connected after a loss or failures: the attempts it took, this one included
 )
 
 // Repeated identical failures are logged at Warn this many times in a row,
@@ -32,11 +33,36 @@ const (
 	repeatWarnEvery = time.Minute
 )
 
-// logState is the Logger's memory of repeated failures. Run owns it.
+// logState is the Logger's memory of repeated failures and of the
+// outage they belong to, which the connected record sums up however many
+// failures went to Debug. Run owns it.
 type logState struct {
+	logger *slog.Logger
+	memory
+}
+
+// memory is what a connection resets.
+type memory struct {
 	lastErr  string
 	repeated int
 	lastWarn time.Time
+	down     time.Time // since the loss, or the first attempt; zero while connected
+	failed   int       // attempts failed since down
+	lost     bool      // down is a loss's: an outage even if no attempt failed
+}
+
+// note keeps what the connected record sums up.
+func (l *logState) note(ev event, now time.Time) {
+	switch ev {
+	case evConnecting:
+		if l.down.IsZero() {
+			l.down = now
+		}
+	case evLost, evReplaced:
+		l.down, l.failed, l.lost = now, 0, ev == evLost
+	case evAttemptFailed:
+		l.failed++
+	}
 }
 
 // failureLevel returns the level for a failed attempt with text msg, and
@@ -82,6 +108,9 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 	case evConnected:
 		msg = "connected"
 		attrs = append(attrs, slog.Uint64(LogConnects, st.Connects))
+		if l := s.logs; l.failed > 0 || l.lost {
+			attrs = append(attrs, slog.Duration(LogOutage, time.Since(l.down)), slog.Int(LogAttempts, l.failed+1))
+		}
 	case evAttemptFailed:
 		var n int
 		level, n = s.logs.failureLevel(st.Err.Error(), time.Now())
@@ -105,13 +134,13 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 			attrs = append(attrs, slog.Duration(LogHint, d.Hint))
 		}
 	}
-	s.opts.logger.LogAttrs(context.Background(), level, msg, attrs...)
+	s.logs.logger.LogAttrs(context.Background(), level, msg, attrs...)
 }
 
 // logCloseError logs a failed Close at Debug: the connection is gone either way.
 func (s *Supervisor[C]) logCloseError(err error) {
-	if l := s.opts.logger; l != nil {
-		l.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
-			slog.String(LogName, s.status.Name), slog.String(LogErr, redact.Text(err.Error())))
+	if s.logs != nil {
+		s.logs.logger.LogAttrs(context.Background(), slog.LevelDebug, "close failed",
+			slog.String(LogName, s.status.Name), slog.String(LogErr, s.text(err.Error())))
 	}
 }

@@ -2,12 +2,14 @@ package supervisor
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/internal/policy"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Defaults of Settings; MaxHint's is backoff.DefaultMaxHint.
@@ -54,6 +56,14 @@ type Settings struct {
 	// Logger receives one record per state change, in order, off the
 	// supervisor's goroutine. nil is silent.
 	Logger *slog.Logger
+	// Secrets are values never shown: masked, with their URL encodings
+	// and base64 (name "user:password" for a Basic authorization), in
+	// every text the supervisor stores, logs or returns, and an error
+	// holding one is rebuilt so that errors.As cannot reach it. Each is
+	// empty (ignored) or at least 4 bytes. A setting, not a Connector
+	// method: a credential that changes per attempt is the Connector's to
+	// mask in its own errors, as the adapters do with theirs.
+	Secrets []string
 	// FailoverSpread applies to a Connector with several Endpoints: the
 	// next endpoint is tried after rand[0, FailoverSpread); 0 means
 	// Backoff.Base/2 (BENCHMARKS.md has the figures).
@@ -78,7 +88,6 @@ type settings struct {
 	connectTimeout time.Duration
 	maxAttempts    int
 	classify       func(error) error
-	logger         *slog.Logger
 }
 
 // validate checks every field and fills in the defaults.
@@ -92,6 +101,11 @@ func (o *Settings) validate() error {
 	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread}} {
 		if err := opterr.Duration("supervisor", f.name, f.d); err != nil {
 			return err
+		}
+	}
+	for i, v := range o.Secrets {
+		if v != "" && len(v) < redact.MinSecret {
+			return opterr.New("supervisor", fmt.Sprintf("Secrets[%d]", i), nil, "%d bytes: shorter than %d, it cannot be masked", len(v), redact.MinSecret)
 		}
 	}
 	if o.ConnectTimeout == 0 {

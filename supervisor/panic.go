@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // panicError is a callback's panic, recovered where it happened: it wraps
@@ -18,11 +17,11 @@ type panicError struct {
 	msg    string
 }
 
-func newPanicError(callee string, v any) *panicError {
+func (s *Supervisor[C]) panicError(callee string, v any) *panicError {
 	if callee == "" {
 		callee = "the supervisor"
 	}
-	return &panicError{value: v, callee: callee, msg: redact.Text(fmt.Sprintf("%s panicked: %v\n\n%s", callee, v, debug.Stack()))}
+	return &panicError{value: v, callee: callee, msg: s.text(fmt.Sprintf("%s panicked: %v\n\n%s", callee, v, debug.Stack()))}
 }
 
 func (e *panicError) Error() string { return e.msg }

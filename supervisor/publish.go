@@ -6,7 +6,6 @@ import (
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/policy"
-	"github.com/redial-go/redial/internal/redact"
 )
 
 // transition is one state change, made by Run (on its hand) only.
@@ -39,11 +38,11 @@ func (s *Supervisor[C]) set(t *transition) {
 	}
 	st.State = t.state
 	s.cut.Store(cutBy(t)) // RetryNow and Proven read it
-	if t.state == health.Connecting && s.multi != nil {
-		st.Endpoint = s.multi.names[s.endpoint]
+	if t.state == health.Connecting && s.eps.names != nil {
+		st.Endpoint = s.eps.names[s.endpoint]
 	}
 	st.NextAttempt = t.next
-	err := redact.Error(t.err)
+	err := s.safe(t.err)
 	if err != nil && !t.replaced {
 		st.Err = err
 	}

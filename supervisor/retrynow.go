@@ -46,7 +46,7 @@ func (s *Supervisor[C]) wake(by int32) {
 	s.mu.Lock()
 	if s.cut.Load() >= by { // set under mu: still in that Backoff
 		if by == byProof {
-			s.restUntil.Store(0)
+			s.restUntil.Store(nil)
 		}
 		select {
 		case s.invalid <- errRetryNow:
@@ -96,7 +96,7 @@ func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 		case <-timer.C:
 			return true
 		case tok := <-s.invalid: // no connection is live while it waits
-			rest := time.Until(time.Unix(0, s.restUntil.Load()))
+			rest := s.restLeft()
 			if tok != errRetryNow || rest <= 0 {
 				return true
 			}
@@ -105,4 +105,16 @@ func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 			return false
 		}
 	}
+}
+
+// rest rests the next attempt's endpoint until until, a time.Time with
+// its monotonic reading: a wall-clock step moves no deadline.
+func (s *Supervisor[C]) rest(until time.Time) { s.restUntil.Store(&until) }
+
+// restLeft returns how long the endpoint still rests; Proven ends it.
+func (s *Supervisor[C]) restLeft() time.Duration {
+	if until := s.restUntil.Load(); until != nil {
+		return time.Until(*until)
+	}
+	return 0
 }

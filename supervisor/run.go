@@ -90,7 +90,7 @@ func (s *Supervisor[C]) watch(ctx context.Context, w Watcher[C], conn C) (err er
 	default:
 	}
 	watchCtx, cancel := context.WithCancelCause(ctx)
-	defer watched(cancel, &err)
+	defer s.watched(cancel, &err)
 	s.mu.Lock()
 	s.cancelWatch = cancel
 	reason := s.invalidErr
@@ -112,9 +112,9 @@ func (s *Supervisor[C]) watch(ctx context.Context, w Watcher[C], conn C) (err er
 
 // watched ends a Watch's ctx, and makes its panic, if it panicked, its
 // error.
-func watched(cancel context.CancelCauseFunc, err *error) {
+func (s *Supervisor[C]) watched(cancel context.CancelCauseFunc, err *error) {
 	if v := recover(); v != nil {
-		*err = newPanicError("Watch", v)
+		*err = s.panicError("Watch", v)
 	}
 	cancel(nil)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/internal/policy"
+	"github.com/redial-go/redial/internal/redact"
 )
 
 // Errors a Supervisor returns, checked with errors.Is.
@@ -51,14 +52,15 @@ func (e *InvalidatedError) Unwrap() error { return e.Err }
 // change), and never runs user code.
 type Supervisor[C comparable] struct {
 	connector Connector[C] // its optional interfaces are asserted where used, not kept
-	multi     *replicas[C] // nil unless connector has Endpoints
+	eps       *endpoints[C]
+	secrets   *redact.Target // Settings.Secrets; nil: none named
 	opts      settings
 	onConnect func(ctx context.Context, conn C) error
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
-	cut       atomic.Int32  // set under mu: who may cut the Backoff wait (cutBy)
-	restUntil atomic.Int64  // UnixNano until when the next attempt's endpoint rests (a hint), set by Run; Proven ends it
-	done      chan struct{} // closed when Run has returned; then failErr is Run's result
+	cut       atomic.Int32              // set under mu: who may cut the Backoff wait (cutBy)
+	restUntil atomic.Pointer[time.Time] // until when the next attempt's endpoint rests (a hint), on the monotonic clock; set by Run, Proven ends it
+	done      chan struct{}             // closed when Run has returned; then failErr is Run's result
 
 	// Run owns these (its goroutine, or its hand while that one waits).
 	policy   *policy.Policy
@@ -98,48 +100,36 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	var multi *replicas[C]
-	if e, ok := c.(Endpoints[C]); ok {
-		multi = &replicas[C]{e: e, names: slices.Clone(e.Endpoints())}
-		if len(multi.names) == 0 {
-			return nil, opterr.New("supervisor", "Connector", nil, "Endpoints() returned none")
-		}
+	eps, err := endpointsOf(c)
+	if err != nil {
+		return nil, err
 	}
-	p, err := policy.New(so.policyConfig(multi.len()))
+	p, err := policy.New(so.policyConfig(eps.n))
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
+	var secrets *redact.Target
+	if slices.ContainsFunc(so.Secrets, func(v string) bool { return v != "" }) {
+		t := redact.Named(so.Secrets...)
+		secrets, so.Name = &t, t.Text(so.Name)
+	}
 	now := time.Now()
 	s := &Supervisor[C]{
+		secrets:    secrets,
 		connector:  c,
-		opts:       settings{connectTimeout: so.ConnectTimeout, maxAttempts: so.MaxAttempts, classify: so.Classify, logger: so.Logger},
+		opts:       settings{connectTimeout: so.ConnectTimeout, maxAttempts: so.MaxAttempts, classify: so.Classify},
 		onConnect:  o.OnConnect,
 		policy:     p,
 		status:     health.Status{Name: so.Name, State: health.Idle, Since: now},
 		reconnects: window{origin: now},
 		invalid:    make(chan error, 1),
 		done:       make(chan struct{}),
-		multi:      multi,
+		eps:        eps,
 	}
 	if so.Logger != nil {
-		s.logs = new(logState)
+		s.logs = &logState{logger: so.Logger}
 	}
 	return s, nil
-}
-
-// replicas is a Connector's Endpoints and their names, fixed at
-// construction.
-type replicas[C comparable] struct {
-	e     Endpoints[C]
-	names []string
-}
-
-// len returns how many endpoints there are: 1 without Endpoints.
-func (r *replicas[C]) len() int {
-	if r == nil {
-		return 1
-	}
-	return len(r.names)
 }
 
 // Status returns a snapshot of the connection's health.

@@ -37,13 +37,8 @@ func New(url string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c := newConnector(ts, o)
-	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify}
-	var s *supervisor.Supervisor[*amqp091.Connection]
-	if len(ts) > 1 {
-		s, err = adapt.New[*amqp091.Connection](sp, replicas{c}, supervisor.Options[*amqp091.Connection]{Settings: o.Supervisor})
-	} else {
-		s, err = adapt.New(sp, c, supervisor.Options[*amqp091.Connection]{Settings: o.Supervisor})
-	}
+	sp := adapt.Spec{Pkg: pkg, Name: ts[0].shown, Classify: c.classify, Set: c.secrets}
+	s, err := adapt.New(sp, c, supervisor.Options[*amqp091.Connection]{Settings: o.Supervisor})
 	if err != nil {
 		return nil, err
 	}

@@ -344,20 +344,16 @@ func (c *connector) Broken(err error) bool {
 	return len(redact.SafeChain(err)) > 0
 }
 
-// replicas is the connector of several endpoints: the supervisor calls
-// ConnectTo.
-type replicas struct{ *connector }
-
 // Endpoints returns the url and the Replicas, redacted.
-func (r replicas) Endpoints() []string {
-	out := make([]string, len(r.targets))
-	for i, t := range r.targets {
+func (c *connector) Endpoints() []string {
+	out := make([]string, len(c.targets))
+	for i, t := range c.targets {
 		out[i] = t.shown
 	}
 	return out
 }
 
 // ConnectTo makes one attempt on endpoint i.
-func (r replicas) ConnectTo(ctx context.Context, i int) (*amqp091.Connection, error) {
-	return r.connectTo(ctx, i)
+func (c *connector) ConnectTo(ctx context.Context, i int) (*amqp091.Connection, error) {
+	return c.connectTo(ctx, i)
 }

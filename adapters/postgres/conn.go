@@ -64,11 +64,7 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	t := newTarget("conn", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	c := newConnector(cfg, t, o.BeforeConnect, connectTimeout(o.Supervisor.ConnectTimeout))
 	c.turn = make(chan struct{}, 1)
-	var conn supervisor.Connector[*pgx.Conn] = c
-	if t.several() {
-		conn = replicas{c}
-	}
-	sup, err := newSupervisor(t, nil, conn, withOnConnect(o.Supervisor, o.OnConnect))
+	sup, err := newSupervisor(t, nil, c, withOnConnect(o.Supervisor, o.OnConnect))
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +162,9 @@ func (c *connector) takeToClose(ctx context.Context, s *session) bool {
 // Broken tells supervisor.Do that err broke the connection.
 func (c *connector) Broken(err error) bool { return IsConnError(err) }
 
-// replicas is the connector of a DSN with several hosts.
-type replicas struct{ *connector }
+// Endpoints returns the DSN's hosts (see target.endpoints).
+func (c *connector) Endpoints() []string { return c.t.endpoints() }
 
-func (r replicas) Endpoints() []string { return names(r.t.hosts) }
-
-func (r replicas) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) { return r.connect(ctx, i) }
+func (c *connector) ConnectTo(ctx context.Context, i int) (*pgx.Conn, error) {
+	return c.connect(ctx, c.t.at(i))
+}

@@ -75,3 +75,20 @@ func preferStandby(cfg *pgconn.Config) bool {
 	return cfg.ValidateConnect != nil &&
 		reflect.ValueOf(cfg.ValidateConnect).Pointer() == reflect.ValueOf(pgconn.ValidateConnectTargetSessionAttrsPreferStandby).Pointer()
 }
+
+// endpoints returns the supervisor's endpoints: the hosts, or with one
+// host (or prefer-standby) the DSN as it is, one endpoint.
+func (t target) endpoints() []string {
+	if !t.several() {
+		return []string{t.name}
+	}
+	return names(t.hosts)
+}
+
+// at returns where ConnectTo(i) dials: host i, or -1 (the DSN as it is).
+func (t target) at(i int) int {
+	if !t.several() {
+		return -1
+	}
+	return i
+}

@@ -143,11 +143,7 @@ func NewListener(dsn string, o ListenerOptions) (*Listener, error) {
 	l.t = newTarget("listener", dsn, &cfg.Config, hint, o.BeforeConnect != nil)
 	timeout := min(connectTimeout(o.Supervisor.ConnectTimeout), o.PingTimeout)
 	c := &listenConnector{connector: newConnector(cfg, l.t, o.BeforeConnect, timeout), l: l}
-	var conn supervisor.Connector[*listenerConn] = c
-	if l.t.several() {
-		conn = listenReplicas{c}
-	}
-	l.sup, err = newSupervisor(l.t, nil, conn, withOnConnect(o.Supervisor, l.onConnect))
+	l.sup, err = newSupervisor(l.t, nil, c, withOnConnect(o.Supervisor, l.onConnect))
 	if err != nil {
 		return nil, err
 	}

@@ -29,12 +29,8 @@ func (c *listenConnector) Watch(ctx context.Context, lc *listenerConn) error {
 	return c.l.watch(ctx, lc.conn)
 }
 
-type listenReplicas struct{ *listenConnector }
-
-func (r listenReplicas) Endpoints() []string { return names(r.t.hosts) }
-
-func (r listenReplicas) ConnectTo(ctx context.Context, i int) (*listenerConn, error) {
-	return listening(r.connect(ctx, i))
+func (c *listenConnector) ConnectTo(ctx context.Context, i int) (*listenerConn, error) {
+	return listening(c.connect(ctx, c.t.at(i)))
 }
 
 func listening(conn *pgx.Conn, err error) (*listenerConn, error) {

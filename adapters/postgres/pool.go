@@ -90,11 +90,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	}
 	t := newTarget("pool", dsn, &cfg.ConnConfig.Config, hint, o.BeforeConnect != nil)
 	c := newPoolConnector(cfg, t, o)
-	var conn supervisor.Connector[*pgxpool.Pool] = c
-	if t.several() {
-		conn = poolReplicas{c}
-	}
-	sup, err := newSupervisor(t, c.classify, conn, withOnConnect[*pgxpool.Pool](o.Supervisor, nil))
+	sup, err := newSupervisor(t, c.classify, c, withOnConnect[*pgxpool.Pool](o.Supervisor, nil))
 	if err != nil {
 		return nil, err
 	}

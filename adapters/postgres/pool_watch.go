@@ -115,12 +115,14 @@ func (c *poolConnector) connectTo(ctx context.Context, i int) (*pgxpool.Pool, er
 	return c.Connect(ctx)
 }
 
-type poolReplicas struct{ *poolConnector }
+// Endpoints returns the DSN's hosts (see target.endpoints).
+func (c *poolConnector) Endpoints() []string { return c.t.endpoints() }
 
-func (r poolReplicas) Endpoints() []string { return names(r.t.hosts) }
-
-func (r poolReplicas) ConnectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
-	return r.connectTo(ctx, i)
+func (c *poolConnector) ConnectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
+	if c.t.at(i) < 0 {
+		return c.Connect(ctx)
+	}
+	return c.connectTo(ctx, i)
 }
 
 // Close drops every connection of a pool found lost: idle ones now, those

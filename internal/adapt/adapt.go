@@ -1,10 +1,12 @@
 // Package adapt is what every adapter does the same way: the default Name,
-// the adapter's Classify before the program's, bad-option errors with the
-// adapter's prefix, and the liveness sentinel.
+// the adapter's Classify before the program's, Settings.Secrets in the
+// adapter's secret set, bad-option errors with the adapter's prefix, and
+// the liveness sentinel.
 package adapt
 
 import (
 	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -13,6 +15,7 @@ type Spec struct {
 	Pkg      string            // the adapter's package name: the error prefix
 	Name     string            // the default Name: the target, redacted
 	Classify func(error) error // the adapter's classes; the program's Classify runs after it
+	Set      *redact.Set       // the adapter's secret set, which Settings.Secrets joins; nil: none
 }
 
 // New returns the supervisor of c under o, as the adapter sp sees it. An
@@ -22,6 +25,9 @@ func New[C comparable](sp Spec, c supervisor.Connector[C], o supervisor.Options[
 		o.Name = sp.Name
 	}
 	o.Classify = Chain(sp.Classify, o.Classify)
+	if sp.Set != nil && len(o.Secrets) > 0 {
+		sp.Set.Add(redact.Named(o.Secrets...))
+	}
 	s, err := supervisor.New(c, o)
 	if err != nil {
 		return nil, opterr.Nest(err, sp.Pkg, "Supervisor")

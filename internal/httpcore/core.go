@@ -71,12 +71,8 @@ func New[C comparable](sp *Spec, cfg Config, so supervisor.Options[C], lib func(
 		return nil, err
 	}
 	conn := &connector[C]{Core: c, lib: l}
-	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify}
-	var sc supervisor.Connector[C] = conn
-	if len(eps.list) > 1 {
-		sc = replicas[C]{conn}
-	}
-	s, err := adapt.New[C](sa, sc, so)
+	sa := adapt.Spec{Pkg: sp.Pkg, Name: eps.list[0].shown, Classify: c.Classify, Set: c.set}
+	s, err := adapt.New[C](sa, conn, so)
 	conn.sup = s // before Run: a heartbeat invalidates through it
 	return s, err
 }
@@ -88,14 +84,10 @@ type connector[C comparable] struct {
 	sup *supervisor.Supervisor[C]
 }
 
-// replicas is the connector of several endpoints: the supervisor calls
-// ConnectTo.
-type replicas[C comparable] struct{ *connector[C] }
-
 // Endpoints returns the url and the Replicas, shown.
-func (r replicas[C]) Endpoints() []string {
-	out := make([]string, len(r.eps.list))
-	for i, e := range r.eps.list {
+func (c *connector[C]) Endpoints() []string {
+	out := make([]string, len(c.eps.list))
+	for i, e := range c.eps.list {
 		out[i] = e.shown
 	}
 	return out

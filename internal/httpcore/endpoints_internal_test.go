@@ -38,7 +38,7 @@ func TestParseEndpoints(t *testing.T) {
 	e, secrets, err := parseEndpoints(sse, cfg, "")
 	require.NoError(t, err)
 	c := &Core{eps: e}
-	assert.Equal(t, []string{"https://a/x?t=xxxxx", "https://b/x?t=xxxxx"}, replicas[int]{&connector[int]{Core: c}}.Endpoints())
+	assert.Equal(t, []string{"https://a/x?t=xxxxx", "https://b/x?t=xxxxx"}, (&connector[int]{Core: c}).Endpoints())
 	assert.Equal(t, `dial "https://b/x?t=xxxxx"`, c.Step("dial", 1), "several endpoints: errors name theirs")
 	assert.Equal(t, "xxxxx xxxxx xxxxx", secrets.Text("SECRET-A SECRET-B T0KEN"))
 

@@ -25,7 +25,7 @@ type Set struct {
 // other secrets the program gave.
 func NewSet(base Target) *Set {
 	s := &Set{base: base}
-	s.all.Store(&s.base) // never changed: Remember stores a new Target
+	s.all.Store(&base) // a copy: Remember and Add store a new Target
 	return s
 }
 

@@ -45,12 +45,7 @@ func New(address string, o Options) (*Client, error) {
 	}
 	c := &connector{d: d, o: o, silent: silentAfter(o.PingTimeout), sessions: map[*rpc2.Client]*session{}}
 	sp := adapt.Spec{Pkg: "rpc", Name: address, Classify: Classify}
-	var s *supervisor.Supervisor[*rpc2.Client]
-	if len(o.Replicas) > 0 {
-		s, err = adapt.New[*rpc2.Client](sp, replicas{c}, o.supervisor())
-	} else {
-		s, err = adapt.New(sp, c, o.supervisor())
-	}
+	s, err := adapt.New(sp, c, o.supervisor())
 	if err != nil {
 		return nil, err
 	}

@@ -117,14 +117,10 @@ func (c *connector) Broken(err error) bool {
 	return !errors.As(err, &se) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
-// replicas is the connector of several endpoints: the supervisor calls
-// ConnectTo.
-type replicas struct{ *connector }
-
 // Endpoints returns the address and the Replicas.
-func (r replicas) Endpoints() []string { return r.d.Addrs() }
+func (c *connector) Endpoints() []string { return c.d.Addrs() }
 
 // ConnectTo makes one attempt on endpoint i.
-func (r replicas) ConnectTo(ctx context.Context, i int) (*rpc2.Client, error) {
-	return r.connectTo(ctx, i)
+func (c *connector) ConnectTo(ctx context.Context, i int) (*rpc2.Client, error) {
+	return c.connectTo(ctx, i)
 }

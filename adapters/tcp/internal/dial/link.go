@@ -31,11 +31,7 @@ func NewLink(l Link) (*supervisor.Supervisor[net.Conn], error) {
 	}
 	c := &connector{d: d, handshake: l.Handshake}
 	sp := adapt.Spec{Pkg: l.Pkg, Name: l.Address, Classify: l.Classify}
-	so := supervisor.Options[net.Conn]{Settings: l.Supervisor, OnConnect: l.OnConnect}
-	if len(l.Replicas) > 0 {
-		return adapt.New[net.Conn](sp, replicas{c}, so)
-	}
-	return adapt.New(sp, c, so)
+	return adapt.New(sp, c, supervisor.Options[net.Conn]{Settings: l.Supervisor, OnConnect: l.OnConnect})
 }
 
 // connector has no Watch: the program's reader is the watcher.
@@ -70,9 +66,9 @@ func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
 
 func (c *connector) Close(conn net.Conn) error { return Close(conn) }
 
-// replicas is the connector of the address and the Replicas.
-type replicas struct{ *connector }
+// Endpoints returns the address and the Replicas.
+func (c *connector) Endpoints() []string { return c.d.Addrs() }
 
-func (r replicas) Endpoints() []string { return r.d.Addrs() }
-
-func (r replicas) ConnectTo(ctx context.Context, i int) (net.Conn, error) { return r.connectTo(ctx, i) }
+func (c *connector) ConnectTo(ctx context.Context, i int) (net.Conn, error) {
+	return c.connectTo(ctx, i)
+}
