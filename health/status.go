@@ -5,14 +5,14 @@ import "time"
 // Status is a snapshot of one connection's health. It is a value: copying it
 // is safe, and nothing in it changes after it was taken.
 type Status struct {
-	Name        string
-	State       State
-	Endpoint    string    // the endpoint of the live connection or of the last attempt, with several endpoints; "" with one
-	Since       time.Time // when State began
-	Attempt     int       // consecutive failed attempts; 0 once connected
-	Err         error     // the last error, credentials redacted; nil until one happens
-	NextAttempt time.Time // when the next attempt is due; set in Backoff only
-	Connects    uint64    // connections established so far
+	Name                string
+	State               State
+	Endpoint            string    // the endpoint of the live connection or of the last attempt, with several endpoints; "" with one
+	Since               time.Time // when State began
+	ConsecutiveFailures int       // failed attempts in a row; 0 once connected
+	Err                 error     // the last error, credentials redacted; nil until one happens
+	NextAttempt         time.Time // when the next attempt is due; set in Backoff only
+	Connects            uint64    // connections established so far
 
 	// Over time, for when something flaps.
 	Failures             uint64        // failed attempts so far

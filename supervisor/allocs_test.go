@@ -10,7 +10,7 @@ import (
 // Conn and Do without I/O allocate nothing on a connected supervisor: a
 // message or call path pays for the supervisor in time only, which is
 // what lets it cost what the raw library costs (BENCHMARKS.md, "The
-// message and call paths"). Nor do Proven and RetryNow, which a pool's
+// message and call paths"). Nor do ReportSuccess and RetryNow, which a pool's
 // queries call after every success.
 func TestConnAndDoAllocateNothing(t *testing.T) {
 	s, ctx := connected(t)
@@ -25,6 +25,6 @@ func TestConnAndDoAllocateNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}), "Do")
-	assert.Zero(t, testing.AllocsPerRun(1000, s.Proven), "Proven")
+	assert.Zero(t, testing.AllocsPerRun(1000, s.ReportSuccess), "ReportSuccess")
 	assert.Zero(t, testing.AllocsPerRun(1000, s.RetryNow), "RetryNow")
 }

@@ -19,7 +19,7 @@
 // health channel) and a health.Registry tell the program and its probes
 // the truth about the connection.
 //
-// RetryNow cuts a Backoff wait short, Proven a hint's too; ErrReplaced
+// RetryNow cuts a Backoff wait short, ReportSuccess a hint's too; ErrReplaced
 // replaces a connection without a loss. Do runs a function with the live
 // connection; Connections is a loop over each live connection in turn.
 // Both end when the supervisor stops or fails: Done is closed and Err

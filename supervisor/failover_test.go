@@ -140,7 +140,7 @@ func TestBackoffAdvancesOncePerRoundOfReplicas(t *testing.T) {
 		}
 		assert.Equal(t, time.Second, gap(3), "the end of round 1: the backoff's first delay")
 		assert.Equal(t, 2*time.Second, gap(6), "the end of round 2: the backoff's second delay")
-		assert.Equal(t, 9, s.Status().Attempt, "consecutive failed attempts still count each attempt")
+		assert.Equal(t, 9, s.Status().ConsecutiveFailures, "consecutive failed attempts still count each attempt")
 		assert.NoError(t, s.stop())
 	})
 }

@@ -26,7 +26,7 @@ func TestHistoryKeepsTheLast64(t *testing.T) {
 		assert.EqualError(t, h[1].Err, "connect: refused")
 		assert.Equal(t, time.Millisecond, h[1].Delay)
 		assert.Equal(t, "backoff", h[1].Reason)
-		assert.Equal(t, 1, h[1].Attempt)
+		assert.Equal(t, 1, h[1].ConsecutiveFailures)
 		assert.Equal(t, health.Connected, h[3].To)
 		assert.Nil(t, h[3].Err)
 		first := h[0]

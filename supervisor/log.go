@@ -11,19 +11,19 @@ import (
 // Log attribute keys; they are stable, so dashboards and alerts can rely
 // on them.
 const (
-	LogName     = "name"
-	LogState    = "state"
-	LogAttempt  = "attempt"  // consecutive failed attempts
-	LogDelay    = "delay"    // the wait before the next attempt
-	LogReason   = "reason"   // why the delay is that long: backoff, hint, budget, first-retry, failover
-	LogHint     = "hint"     // the server's hint, when it gave one
-	LogErr      = "err"      // redacted
-	LogUptime   = "uptime"   // how long the lost (or replaced) connection lived
-	LogRepeated = "repeated" // how many times in a row this failure happened
-	LogConnects = "connects" // connections established so far
-	LogEndpoint = "endpoint" // the endpoint in use, with several
-	LogOutage   = "outage"   // connected after a loss or failures: since the loss, or since Run began
-	LogAttempts = "attempts" // connected after a loss or failures: the attempts it took, this one included
+	LogName                = "name"
+	LogState               = "state"
+	LogConsecutiveFailures = "consecutive_failures" // failed attempts in a row
+	LogDelay               = "delay"                // the wait before the next attempt
+	LogReason              = "reason"               // why the delay is that long: backoff, hint, budget, first-retry, failover
+	LogHint                = "hint"                 // the server's hint, when it gave one
+	LogErr                 = "err"                  // redacted
+	LogUptime              = "uptime"               // how long the lost (or replaced) connection lived
+	LogRepeated            = "repeated"             // how many times in a row this failure happened
+	LogConnects            = "connects"             // connections established so far
+	LogEndpoint            = "endpoint"             // the endpoint in use, with several
+	LogOutage              = "outage"               // connected after a loss or failures: since the loss, or since Run began
+	LogAttempts            = "attempts"             // connected after a loss or failures: the attempts it took, this one included
 )
 
 // Repeated identical failures are logged at Warn this many times in a row,
@@ -104,7 +104,7 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 	switch ev {
 	case evConnecting:
 		level, msg = slog.LevelDebug, "connecting"
-		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt))
+		attrs = append(attrs, slog.Int(LogConsecutiveFailures, st.ConsecutiveFailures))
 	case evConnected:
 		msg = "connected"
 		attrs = append(attrs, slog.Uint64(LogConnects, st.Connects))
@@ -115,7 +115,7 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 		var n int
 		level, n = s.logs.failureLevel(st.Err.Error(), time.Now())
 		msg = "attempt failed"
-		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt), slog.String(LogErr, st.Err.Error()), slog.Int(LogRepeated, n))
+		attrs = append(attrs, slog.Int(LogConsecutiveFailures, st.ConsecutiveFailures), slog.String(LogErr, st.Err.Error()), slog.Int(LogRepeated, n))
 	case evLost:
 		level, msg = slog.LevelWarn, "connection lost"
 		attrs = append(attrs, slog.Duration(LogUptime, uptime), slog.String(LogErr, st.Err.Error()))
@@ -124,7 +124,7 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 		attrs = append(attrs, slog.Duration(LogUptime, uptime), slog.String(LogErr, replacedBy.Error()))
 	case evGaveUp:
 		level, msg = slog.LevelError, "gave up"
-		attrs = append(attrs, slog.Int(LogAttempt, st.Attempt), slog.String(LogErr, st.Err.Error()))
+		attrs = append(attrs, slog.Int(LogConsecutiveFailures, st.ConsecutiveFailures), slog.String(LogErr, st.Err.Error()))
 	case evStopped:
 		msg = "stopped"
 	}

@@ -52,7 +52,7 @@ func TestLogOneRecordPerStateChangeWithStableAttributes(t *testing.T) {
 			assert.Equal(t, "test", rec["name"])
 			switch rec["msg"] {
 			case "attempt failed":
-				assert.Contains(t, rec, "attempt")
+				assert.Contains(t, rec, "consecutive_failures")
 				assert.Contains(t, rec, "delay")
 				assert.Equal(t, "backoff", rec["reason"])
 				assert.Contains(t, rec["err"], "app:xxxxx@db")

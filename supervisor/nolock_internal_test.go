@@ -82,14 +82,14 @@ func backoffConfigForTest() backoff.Config {
 	return backoff.Config{Strategy: backoff.Exponential, Base: time.Second, Cap: time.Second}
 }
 
-// Proven and RetryNow take no lock unless they may cut the wait: a pool
+// ReportSuccess and RetryNow take no lock unless they may cut the wait: a pool
 // calls them after every query. (Were they to lock, this would deadlock.)
 func TestProvenAndRetryNowTakeNoLockTheyDoNotNeed(t *testing.T) {
 	s, err := New[*int](&lockProbe{}, Options[*int]{})
 	require.NoError(t, err)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.Proven() // Idle, as when Connected
+	s.ReportSuccess() // Idle, as when Connected
 	s.RetryNow()
 	s.cut.Store(byProof) // a hint's wait: RetryNow may not cut it
 	s.RetryNow()

@@ -23,7 +23,7 @@ func attemptsAfter(f *fake) []time.Duration {
 	return out
 }
 
-// A wait that a server's hint set: RetryNow leaves it, Proven ends it (the
+// A wait that a server's hint set: RetryNow leaves it, ReportSuccess ends it (the
 // proof is newer).
 func TestOnlyProvenCutsAHintsWait(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -38,17 +38,17 @@ func TestOnlyProvenCutsAHintsWait(t *testing.T) {
 		r.RetryNow()
 		time.Sleep(time.Hour)
 		require.Empty(t, attemptsAfter(f), "RetryNow cut a hint's wait")
-		r.Proven()
-		r.Proven() // twice is once
+		r.ReportSuccess()
+		r.ReportSuccess() // twice is once
 		synctest.Wait()
 		assert.Equal(t, health.Connected, r.Status().State)
-		assert.Equal(t, []time.Duration{time.Hour}, attemptsAfter(f), "the attempt came with Proven, not after the hint")
+		assert.Equal(t, []time.Duration{time.Hour}, attemptsAfter(f), "the attempt came with ReportSuccess, not after the hint")
 		assert.NoError(t, r.stop())
 	})
 }
 
 // A wait the backoff set while a server's shorter hint rests the
-// endpoint: RetryNow waits for the rest, Proven ends it, also when it
+// endpoint: RetryNow waits for the rest, ReportSuccess ends it, also when it
 // comes while RetryNow waits for it.
 func TestProvenEndsTheEndpointsRest(t *testing.T) {
 	for _, retryFirst := range []bool{false, true} {
@@ -62,7 +62,7 @@ func TestProvenEndsTheEndpointsRest(t *testing.T) {
 				time.Sleep(time.Second)
 				require.Empty(t, attemptsAfter(f), "RetryNow cut a wait while the hint still rested the endpoint")
 			}
-			r.Proven()
+			r.ReportSuccess()
 			synctest.Wait()
 			assert.Equal(t, health.Connected, r.Status().State)
 			want := time.Duration(0)
@@ -75,7 +75,7 @@ func TestProvenEndsTheEndpointsRest(t *testing.T) {
 	}
 }
 
-// Proven ends one wait: when the attempt it brought fails within the
+// ReportSuccess ends one wait: when the attempt it brought fails within the
 // server's hint, the hint rests the endpoint again (the server may be
 // full again).
 func TestProvenEndsOneWaitOnly(t *testing.T) {
@@ -86,11 +86,11 @@ func TestProvenEndsOneWaitOnly(t *testing.T) {
 		r := start(t, f, o)
 		synctest.Wait()
 		time.Sleep(time.Minute)
-		r.Proven()
+		r.ReportSuccess()
 		synctest.Wait()
 		st := r.Status()
 		require.Equal(t, health.Backoff, st.State)
-		require.Equal(t, 2, st.Attempt)
+		require.Equal(t, 2, st.ConsecutiveFailures)
 		assert.Equal(t, 59*time.Minute, time.Until(st.NextAttempt), "the hint's rest, not the backoff's second")
 		assert.NoError(t, r.stop())
 	})

@@ -37,7 +37,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		st.Since = now
 	}
 	st.State = t.state
-	s.cut.Store(cutBy(t)) // RetryNow and Proven read it
+	s.cut.Store(cutBy(t)) // RetryNow and ReportSuccess read it
 	if t.state == health.Connecting && s.eps.names != nil {
 		st.Endpoint = s.eps.names[s.endpoint]
 	}
@@ -48,7 +48,7 @@ func (s *Supervisor[C]) set(t *transition) {
 	}
 	if t.connect {
 		st.Connects++
-		st.Attempt = 0
+		st.ConsecutiveFailures = 0
 		s.ready = true
 		if !s.outageStart.IsZero() {
 			s.endOutage(now)
@@ -56,7 +56,7 @@ func (s *Supervisor[C]) set(t *transition) {
 		}
 	}
 	if t.failed {
-		st.Attempt++
+		st.ConsecutiveFailures++
 		st.Failures++
 		st.LastFailure = now
 		s.replacing = false // the replacement failed: an outage since it began
@@ -96,7 +96,7 @@ func (s *Supervisor[C]) endOutage(now time.Time) {
 // record keeps t, whose error is err (redacted), in the history ring, the
 // oldest making room. s.mu must be held; s.status is already updated.
 func (s *Supervisor[C]) record(from health.State, t *transition, now time.Time, err error) {
-	e := entry{at: now.UnixNano(), from: uint8(from), to: uint8(t.state), attempt: int32(min(s.status.Attempt, math.MaxInt32)), endpoint: s.status.Endpoint}
+	e := entry{at: now.UnixNano(), from: uint8(from), to: uint8(t.state), attempt: int32(min(s.status.ConsecutiveFailures, math.MaxInt32)), endpoint: s.status.Endpoint}
 	e.err = err
 	if t.delay != nil {
 		e.delay, e.reason = t.delay.Wait, uint8(t.delay.Reason)+1
@@ -123,7 +123,7 @@ type entry struct {
 
 func (e *entry) transition() health.Transition {
 	t := health.Transition{At: time.Unix(0, e.at), From: health.State(e.from), To: health.State(e.to),
-		Attempt: int(e.attempt), Delay: e.delay, Err: e.err, Endpoint: e.endpoint}
+		ConsecutiveFailures: int(e.attempt), Delay: e.delay, Err: e.err, Endpoint: e.endpoint}
 	if e.reason > 0 {
 		t.Reason = policy.Reason(e.reason - 1).String()
 	}

@@ -9,14 +9,14 @@ import (
 	"github.com/redial-go/redial/internal/policy"
 )
 
-// errRetryNow is RetryNow's and Proven's token on the invalid channel:
+// errRetryNow is RetryNow's and ReportSuccess's token on the invalid channel:
 // in Backoff no connection is live, so Invalidate sends nothing there.
 var errRetryNow = errors.New("retry now")
 
 const ( // who may cut the Backoff wait (Supervisor.cut)
 	byNone     int32 = iota // not in Backoff, or a Budget's refusal
-	byProof                 // a server's hint set the wait: Proven only
-	byRetryNow              // the backoff's own wait: RetryNow and Proven
+	byProof                 // a server's hint set the wait: ReportSuccess only
+	byRetryNow              // the backoff's own wait: RetryNow and ReportSuccess
 )
 
 // RetryNow cuts the current Backoff wait short: the next attempt starts at
@@ -30,13 +30,13 @@ const ( // who may cut the Backoff wait (Supervisor.cut)
 // It never blocks and is safe for concurrent use.
 func (s *Supervisor[C]) RetryNow() { s.wake(byRetryNow) }
 
-// Proven tells the supervisor the other side serves: the program just
+// ReportSuccess tells the supervisor the other side serves: the program just
 // used it (a query through a pool the supervisor watches). In Backoff the
 // next attempt starts at once, even when a server's hint set the wait or
 // rests the endpoint (a failure within the hint honours it again); a
 // Budget's refusal stands. It never blocks, nor locks or allocates outside
 // Backoff: call it after every success.
-func (s *Supervisor[C]) Proven() { s.wake(byProof) }
+func (s *Supervisor[C]) ReportSuccess() { s.wake(byProof) }
 
 // wake cuts the Backoff wait if by may; a proof ends the rest too.
 func (s *Supervisor[C]) wake(by int32) {
@@ -111,7 +111,7 @@ func (s *Supervisor[C]) sleepUntil(ctx context.Context, t time.Time) bool {
 // its monotonic reading: a wall-clock step moves no deadline.
 func (s *Supervisor[C]) rest(until time.Time) { s.restUntil.Store(&until) }
 
-// restLeft returns how long the endpoint still rests; Proven ends it.
+// restLeft returns how long the endpoint still rests; ReportSuccess ends it.
 func (s *Supervisor[C]) restLeft() time.Duration {
 	if until := s.restUntil.Load(); until != nil {
 		return time.Until(*until)

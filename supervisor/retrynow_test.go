@@ -42,12 +42,12 @@ func TestRetryNowCutsTheWaitShort(t *testing.T) {
 }
 
 // cutters are the two ways to cut a Backoff wait.
-var cutters = map[string]func(*running){"RetryNow": (*running).retryNow, "Proven": (*running).proven}
+var cutters = map[string]func(*running){"RetryNow": (*running).retryNow, "ReportSuccess": (*running).proven}
 
 func (r *running) retryNow() { r.RetryNow() }
-func (r *running) proven()   { r.Proven() }
+func (r *running) proven()   { r.ReportSuccess() }
 
-// A RetryNow or a Proven while Connected (or connecting) does nothing: it
+// A RetryNow or a ReportSuccess while Connected (or connecting) does nothing: it
 // does not linger to cut the next outage's wait.
 func TestRetryNowOutsideBackoffDoesNothing(t *testing.T) {
 	for name, cut := range cutters {
@@ -71,7 +71,7 @@ func TestRetryNowOutsideBackoffDoesNothing(t *testing.T) {
 	}
 }
 
-// Neither RetryNow nor Proven cuts the wait of a Budget's refusal.
+// Neither RetryNow nor ReportSuccess cuts the wait of a Budget's refusal.
 func TestRetryNowHonoursTheBudget(t *testing.T) {
 	for name, cut := range cutters {
 		synctest.Test(t, func(t *testing.T) {

@@ -86,7 +86,7 @@ func TestMaxAttemptsEndsInFailed(t *testing.T) {
 		assert.Len(t, starts, 3)
 		st := r.Status()
 		assert.Equal(t, health.Failed, st.State)
-		assert.Equal(t, 3, st.Attempt)
+		assert.Equal(t, 3, st.ConsecutiveFailures)
 		r.cancel()
 	})
 }
@@ -157,7 +157,7 @@ func TestOnConnectGatesConnectedAndItsFailureCounts(t *testing.T) {
 		synctest.Wait()
 		st := sup.Status()
 		require.Equal(t, health.Backoff, st.State)
-		assert.Equal(t, 1, st.Attempt)
+		assert.Equal(t, 1, st.ConsecutiveFailures)
 		assert.Contains(t, st.Err.Error(), "on connect: LISTEN failed")
 		_, _, open, _ := f.snapshot()
 		assert.Zero(t, open, "the connection whose OnConnect failed is closed")

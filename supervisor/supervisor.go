@@ -59,7 +59,7 @@ type Supervisor[C comparable] struct {
 	invalid   chan error // Invalidate's reason for the live connection; capacity 1
 	started   atomic.Bool
 	cut       atomic.Int32              // set under mu: who may cut the Backoff wait (cutBy)
-	restUntil atomic.Pointer[time.Time] // until when the next attempt's endpoint rests (a hint), on the monotonic clock; set by Run, Proven ends it
+	restUntil atomic.Pointer[time.Time] // until when the next attempt's endpoint rests (a hint), on the monotonic clock; set by Run, ReportSuccess ends it
 	done      chan struct{}             // closed when Run has returned; then failErr is Run's result
 
 	// Run owns these (its goroutine, or its hand while that one waits).

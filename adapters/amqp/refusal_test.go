@@ -35,7 +35,7 @@ func TestWrongPasswordGivesUp(t *testing.T) {
 	require.ErrorIs(t, err, supervisor.ErrFailed)
 	assert.ErrorIs(t, err, amqp091.ErrCredentials)
 	assert.True(t, backoff.IsPermanent(err))
-	assert.Equal(t, 2, c.Status().Attempt, "given up at the second refusal: %v", err)
+	assert.Equal(t, 2, c.Status().ConsecutiveFailures, "given up at the second refusal: %v", err)
 	assert.ErrorIs(t, c.Publish(ctx, "", "any", amqp091.Publishing{}), supervisor.ErrFailed)
 	assert.NotContains(t, everyText(c, out), password)
 	assert.NotContains(t, everyText(c, out), rabbittest.User, "the user name is masked as the url's userinfo")
@@ -52,7 +52,7 @@ func TestMissingVhostGivesUp(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, amqp091.NotAllowed, ae.Code)
 	assert.Contains(t, err.Error(), "vhost missing not found")
-	assert.Equal(t, 1, c.Status().Attempt)
+	assert.Equal(t, 1, c.Status().ConsecutiveFailures)
 	assert.NotContains(t, err.Error(), b.Password())
 }
 

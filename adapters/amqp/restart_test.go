@@ -100,7 +100,7 @@ func TestStopAppIsRetried(t *testing.T) {
 	require.NoError(t, err)
 
 	b.StopApp(t)
-	refused := until(t, st, "a refused attempt", func(s health.Status) bool { return s.State == health.Backoff && s.Attempt > 0 })
+	refused := until(t, st, "a refused attempt", func(s health.Status) bool { return s.State == health.Backoff && s.ConsecutiveFailures > 0 })
 	lost := lossOf(t, c)
 	var ae *amqp091.Error
 	require.True(t, errors.As(lost, &ae), "%v", lost)

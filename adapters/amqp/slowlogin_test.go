@@ -34,7 +34,7 @@ func TestSlowLoginIsATimeoutNotARefusal(t *testing.T) {
 		Supervisor: supervisor.Settings{ConnectTimeout: 300 * time.Millisecond}})
 	st := run(t, c)
 	last := testkit.Until(t, st, 30*time.Second, "a third failed attempt", func(s health.Status) bool {
-		return s.State == health.Failed || s.State == health.Backoff && s.Attempt >= 3
+		return s.State == health.Failed || s.State == health.Backoff && s.ConsecutiveFailures >= 3
 	})
 	require.NotEqual(t, health.Failed, last.State, "gave up: %v", last.Err)
 	assert.NotErrorIs(t, last.Err, amqp091.ErrCredentials)

@@ -27,6 +27,6 @@ func TestHandshakeBadUpgradeIsRetried(t *testing.T) {
 	var he *gorilla.HandshakeError
 	assert.False(t, errors.As(st.Err, &he), "%v", st.Err)
 	assert.Contains(t, st.Err.Error(), "101 without a valid WebSocket upgrade")
-	testkit.WaitStatus(t, c, 5*time.Second, "a second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+	testkit.WaitStatus(t, c, 5*time.Second, "a second attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 	require.NoError(t, c.Stop())
 }

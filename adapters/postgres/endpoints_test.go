@@ -43,7 +43,7 @@ func TestEndpointsAreTheDSNsHosts(t *testing.T) {
 			s, err := postgres.NewConn(tc.dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
 			require.NoError(t, err)
 			testkit.Run(t, s)
-			testkit.WaitStatus(t, s, 10*time.Second, "three attempts", func(st health.Status) bool { return st.Attempt >= 3 })
+			testkit.WaitStatus(t, s, 10*time.Second, "three attempts", func(st health.Status) bool { return st.ConsecutiveFailures >= 3 })
 			tried := attempts(s.History())
 			require.GreaterOrEqual(t, len(tried), 3)
 			for i, want := range tc.want {

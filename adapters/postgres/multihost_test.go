@@ -65,7 +65,7 @@ func TestMultiHostGivesUpOnlyWhenEveryHostSaysSo(t *testing.T) {
 			r := build(t, multiHostDSN(c.Password(), "rejected", refused, c.Addr()), supervisor.Settings{Backoff: fast})
 			testkit.Run(t, r)
 			st := testkit.WaitStatus(t, r, 10*time.Second, "a fourth attempt", func(st health.Status) bool {
-				return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 4
+				return st.State == health.Failed || st.State == health.Backoff && st.ConsecutiveFailures >= 4
 			})
 			require.Equal(t, health.Backoff, st.State, "gave up although one host only refused the connection: %v", st.Err)
 			tried := attempts(r.History())
@@ -114,7 +114,7 @@ func failsAfterEveryHost(t *testing.T, r runner, codes map[string]string, hosts 
 	st := testkit.WaitStatus(t, r, 10*time.Second, "failed", testkit.InState(health.Failed))
 	err := stop()
 	require.ErrorIs(t, err, supervisor.ErrFailed)
-	assert.Equal(t, len(hosts), st.Attempt, "attempts before Failed: one per host")
+	assert.Equal(t, len(hosts), st.ConsecutiveFailures, "attempts before Failed: one per host")
 	tried := attempts(r.History())
 	require.Len(t, tried, len(hosts))
 	for i, tr := range tried {
@@ -152,7 +152,7 @@ func TestMultiHostWithBeforeConnectGivesUpOnlyOn3D000(t *testing.T) {
 		r := build(multiHostDSN(shared.Password(), "rejected", shared.Addr(), c.Addr()))
 		testkit.Run(t, r)
 		st := testkit.WaitStatus(t, r, 10*time.Second, "a fourth attempt", func(st health.Status) bool {
-			return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 4
+			return st.State == health.Failed || st.State == health.Backoff && st.ConsecutiveFailures >= 4
 		})
 		require.Equal(t, health.Backoff, st.State, "gave up on a refused login although BeforeConnect is set: %v", st.Err)
 	})

@@ -94,7 +94,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.proven = sup.Proven
+	c.proven = sup.ReportSuccess
 	return &Pool{lifecycle: adapt.Lift(sup), sup: sup, c: c}, nil
 }
 

@@ -10,7 +10,7 @@ import (
 // Do acquires a connection, runs f with it once and releases it. It does
 // not wait for Connected: in Backoff the acquire dials, and the first
 // query that works ends the Backoff wait, a 53300 hint's too
-// (supervisor's Proven). It waits only for the first attempt to make the
+// (supervisor's ReportSuccess). It waits only for the first attempt to make the
 // pool, and fails at once after Run ended.
 //
 // The Pool goes Backoff, and drops its connections, only when it can
@@ -39,7 +39,7 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 		// The database answered: proof that a Pool in Backoff can serve.
 		// The connection is released first, free for the ping.
 		conn.Release()
-		p.sup.Proven()
+		p.sup.ReportSuccess()
 	case callerEnded(ctx, err):
 		p.c.interrupted(conn.Conn().PgConn())
 	case IsConnError(err):

@@ -30,7 +30,7 @@ type poolConnector struct {
 	current           atomic.Int32  // with several hosts, the endpoint every dial goes to
 	started           atomic.Bool   // Run was called
 	closed            sync.Once
-	proven            func() // the supervisor's Proven: wakes a Backoff wait
+	proven            func() // the supervisor's ReportSuccess: wakes a Backoff wait
 	hooks             hookRunner
 }
 

@@ -94,7 +94,7 @@ func TestBeforeConnectRotatesThePassword(t *testing.T) {
 	require.True(t, postgres.IsConnError(err), "the Conn learns of it from a query: %v", err)
 	for name, r := range kinds {
 		st := testkit.WaitStatus(t, r, 10*time.Second, name+" refused with the old password", func(st health.Status) bool {
-			return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 2 && errors.As(st.Err, new(*pgconn.PgError))
+			return st.State == health.Failed || st.State == health.Backoff && st.ConsecutiveFailures >= 2 && errors.As(st.Err, new(*pgconn.PgError))
 		})
 		require.Equal(t, health.Backoff, st.State, "%s gave up on a refused login although BeforeConnect is set: %v", name, st.Err)
 		assert.ErrorContains(t, st.Err, "28P01", name)

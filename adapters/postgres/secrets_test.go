@@ -65,7 +65,7 @@ func failsOnce(t *testing.T, r runner, code string) (health.Status, error) {
 	require.ErrorIs(t, err, supervisor.ErrFailed)
 	<-r.Done()
 	assert.Equal(t, err, r.Err(), "Err is what Run returned")
-	assert.Equal(t, 1, st.Attempt, "attempts before Failed")
+	assert.Equal(t, 1, st.ConsecutiveFailures, "attempts before Failed")
 	assert.Zero(t, st.Connects)
 	var pg *pgconn.PgError
 	if assert.ErrorAs(t, st.Err, &pg) {

@@ -131,9 +131,9 @@ func firstOutcome(t *testing.T, r runner) outcome {
 	began := time.Now()
 	stop := testkit.Run(t, r)
 	st := testkit.WaitStatus(t, r, 20*time.Second, "the first attempt's end", func(st health.Status) bool {
-		return st.State == health.Failed || st.State == health.Backoff && st.Attempt >= 1
+		return st.State == health.Failed || st.State == health.Backoff && st.ConsecutiveFailures >= 1
 	})
-	o := outcome{state: st.State, attempt: st.Attempt, took: st.Since.Sub(began),
+	o := outcome{state: st.State, attempt: st.ConsecutiveFailures, took: st.Since.Sub(began),
 		hinted: st.State == health.Backoff && st.NextAttempt.Sub(st.Since) > fast.Cap}
 	err := stop()
 	if st.State == health.Failed {
@@ -230,9 +230,9 @@ func TestWrongPasswordFailsWithPgxDefaults(t *testing.T) {
 				}
 			}
 			took := time.Since(began)
-			t.Logf("%s: %s at attempt %d after %v", kind, st.State, st.Attempt, took.Round(time.Millisecond))
+			t.Logf("%s: %s at attempt %d after %v", kind, st.State, st.ConsecutiveFailures, took.Round(time.Millisecond))
 			require.Equal(t, health.Failed, st.State, "a wrong password was retried: %v", st.Err)
-			assert.Equal(t, 1, st.Attempt)
+			assert.Equal(t, 1, st.ConsecutiveFailures)
 			var pg *pgconn.PgError
 			require.ErrorAs(t, st.Err, &pg)
 			assert.Equal(t, "28P01", pg.Code)

@@ -34,11 +34,11 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	var st health.Status
 	for i := 1; i <= 2; i++ { // the first refusal and a second one: every refusal waits the hint
 		st = testkit.WaitStatus(t, s, 10*time.Second, "a refusal", func(st health.Status) bool {
-			return st.State == health.Backoff && st.Attempt >= i
+			return st.State == health.Backoff && st.ConsecutiveFailures >= i
 		})
 		assert.Contains(t, st.Err.Error(), "53300")
 		planned := st.NextAttempt.Sub(st.Since)
-		t.Logf("attempt %d: planned wait %v (hint %v, Cap %v)", st.Attempt, planned.Round(time.Millisecond), hint, bo.Cap)
+		t.Logf("attempt %d: planned wait %v (hint %v, Cap %v)", st.ConsecutiveFailures, planned.Round(time.Millisecond), hint, bo.Cap)
 		assert.GreaterOrEqual(t, planned, hint-20*time.Millisecond, "the 53300 hint was not honored")
 		testkit.WaitStatus(t, s, 10*time.Second, "the next attempt", testkit.InState(health.Connecting))
 	}
@@ -50,5 +50,5 @@ func TestTooManyConnectionsWaitsForTheHint(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, conn.Ping(ctx))
 	assert.Equal(t, health.Connected, s.Status().State)
-	assert.GreaterOrEqual(t, st.Attempt, 2)
+	assert.GreaterOrEqual(t, st.ConsecutiveFailures, 2)
 }

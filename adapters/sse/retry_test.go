@@ -107,7 +107,7 @@ func TestRetryFieldLastsForTheClientsLife(t *testing.T) {
 	}{
 		{"the loss of the stream that said retry", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 1 }},
 		{"the loss of the stream that said nothing", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 2 }},
-		{"the refused attempt", func(st health.Status) bool { return st.State == health.Backoff && st.Attempt == 1 }},
+		{"the refused attempt", func(st health.Status) bool { return st.State == health.Backoff && st.ConsecutiveFailures == 1 }},
 	} {
 		st := testkit.Until(t, ch, 5*time.Second, step.what, step.ok)
 		wait := st.NextAttempt.Sub(st.LastFailure)

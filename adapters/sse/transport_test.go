@@ -27,7 +27,7 @@ func TestHeadersNeverSentEndsAtConnectTimeout(t *testing.T) {
 	c := start(t, srv.URL+"/events", o, nil)
 	st := testkit.WaitStatus(t, c, 5*time.Second, "a failed attempt", testkit.InState(health.Backoff))
 	assert.ErrorContains(t, st.Err, "timed out after 200ms")
-	testkit.WaitStatus(t, c, 5*time.Second, "the second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+	testkit.WaitStatus(t, c, 5*time.Second, "the second attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 	require.NoError(t, c.stop())
 	assert.GreaterOrEqual(t, srv.count(), 2)
 }

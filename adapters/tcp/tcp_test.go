@@ -36,7 +36,7 @@ func TestUnknownHostIsRetriedAndSaysSo(t *testing.T) {
 	ch, unsub := s.Subscribe()
 	defer unsub()
 	stop := testkit.Run(t, s)
-	st := testkit.Until(t, ch, testkit.Wait, "third attempt", func(st health.Status) bool { return st.Attempt >= 3 })
+	st := testkit.Until(t, ch, testkit.Wait, "third attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 3 })
 	assert.Equal(t, health.Backoff, st.State, "not Failed: DNS comes back")
 	assert.ErrorContains(t, st.Err, `host "nonexistent.invalid" not found in DNS`)
 	var dns *net.DNSError

@@ -162,17 +162,17 @@ func report(w io.Writer, c *amqp.Client) {
 	defer unsubscribe()
 	var last health.Status
 	for st := range ch { // ends after the final Status
-		if st.State == last.State && st.Attempt == last.Attempt && st.Connects == last.Connects {
+		if st.State == last.State && st.ConsecutiveFailures == last.ConsecutiveFailures && st.Connects == last.Connects {
 			continue // the same as the last one seen
 		}
 		wait := st.RetryIn(time.Now()).Round(time.Millisecond)
 		switch {
 		case st.State == health.Connected:
 			fmt.Fprintf(w, "connected to %s (#%d)\n", c.Name(), st.Connects)
-		case st.State == health.Backoff && st.Attempt == 0:
+		case st.State == health.Backoff && st.ConsecutiveFailures == 0:
 			fmt.Fprintf(w, "lost %s, reconnecting in %v: %v\n", c.Name(), wait, st.Err)
 		case st.State == health.Backoff:
-			fmt.Fprintf(w, "%s unreachable, retrying in %v (attempt %d): %v\n", c.Name(), wait, st.Attempt, st.Err)
+			fmt.Fprintf(w, "%s unreachable, retrying in %v (attempt %d): %v\n", c.Name(), wait, st.ConsecutiveFailures, st.Err)
 		}
 		last = st
 	}

@@ -47,7 +47,7 @@ func (h timeline) Handle(_ context.Context, r slog.Record) error {
 	case "connected":
 		fmt.Fprintf(&b, "CONNECTED (connection #%s)", a[supervisor.LogConnects])
 	case "attempt failed":
-		fmt.Fprintf(&b, "attempt %s failed: %s", a[supervisor.LogAttempt], a[supervisor.LogErr])
+		fmt.Fprintf(&b, "attempt %s failed: %s", a[supervisor.LogConsecutiveFailures], a[supervisor.LogErr])
 	case "connection lost":
 		fmt.Fprintf(&b, "LOST after %s: %s", round(a[supervisor.LogUptime]), strings.TrimPrefix(a[supervisor.LogErr], "connection lost: "))
 	default:

@@ -33,11 +33,11 @@ func pageRegistry() *health.Registry {
 	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 	var r health.Registry
 	r.Add("feed", historied{
-		st: health.Status{State: health.Backoff, Since: at, Attempt: 2, NextAttempt: at.Add(3 * time.Second),
+		st: health.Status{State: health.Backoff, Since: at, ConsecutiveFailures: 2, NextAttempt: at.Add(3 * time.Second),
 			Err: errors.New("dial wss://u:hunter22@h/x: refused </script><script>alert(1)</script>"), LastFailure: at, Endpoint: "wss://h/x", ReconnectsLastMinute: 4},
 		h: []health.Transition{
-			{At: at.Add(-time.Second), From: health.Connected, To: health.Backoff, Attempt: 1, Delay: time.Second, Reason: "backoff", Err: errors.New("lost: token=abc123")},
-			{At: at, From: health.Connecting, To: health.Backoff, Attempt: 2, Delay: 3 * time.Second, Reason: "backoff"},
+			{At: at.Add(-time.Second), From: health.Connected, To: health.Backoff, ConsecutiveFailures: 1, Delay: time.Second, Reason: "backoff", Err: errors.New("lost: token=abc123")},
+			{At: at, From: health.Connecting, To: health.Backoff, ConsecutiveFailures: 2, Delay: 3 * time.Second, Reason: "backoff"},
 		},
 	}, health.SourceOptions{Critical: true})
 	r.Add("cache", health.SourceFunc(func() health.Status { return health.Status{State: health.Connected, Since: at} }), health.SourceOptions{})

@@ -39,19 +39,19 @@ type report struct {
 }
 
 type sourceReport struct {
-	Name        string       `json:"name"`
-	Critical    bool         `json:"critical"`
-	State       health.State `json:"state"`
-	Since       time.Time    `json:"since"`
-	Attempt     int          `json:"attempt"`
-	Connects    uint64       `json:"connects"`
-	NextAttempt *time.Time   `json:"next_attempt,omitempty"`
-	LastError   string       `json:"last_error,omitempty"` // with ?verbose=1 only
-	LastFailure *time.Time   `json:"last_failure,omitempty"`
-	Lag         *lagReport   `json:"lag,omitempty"`            // while items wait for the program
-	Lagging     bool         `json:"lagging,omitempty"`        // over its MaxLag: not ready
-	Degraded    bool         `json:"degraded,omitempty"`       // connected but unable to serve: not ready
-	DegradedBy  string       `json:"degraded_error,omitempty"` // why, with ?verbose=1 only
+	Name                string       `json:"name"`
+	Critical            bool         `json:"critical"`
+	State               health.State `json:"state"`
+	Since               time.Time    `json:"since"`
+	ConsecutiveFailures int          `json:"consecutive_failures"`
+	Connects            uint64       `json:"connects"`
+	NextAttempt         *time.Time   `json:"next_attempt,omitempty"`
+	LastError           string       `json:"last_error,omitempty"` // with ?verbose=1 only
+	LastFailure         *time.Time   `json:"last_failure,omitempty"`
+	Lag                 *lagReport   `json:"lag,omitempty"`            // while items wait for the program
+	Lagging             bool         `json:"lagging,omitempty"`        // over its MaxLag: not ready
+	Degraded            bool         `json:"degraded,omitempty"`       // connected but unable to serve: not ready
+	DegradedBy          string       `json:"degraded_error,omitempty"` // why, with ?verbose=1 only
 }
 
 type lagReport struct {
@@ -63,7 +63,7 @@ type lagReport struct {
 // last error, redacted, and when it happened.
 func reportOf(e health.Entry, verbose bool) sourceReport {
 	st := e.Status
-	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, Attempt: st.Attempt, Connects: st.Connects, Lagging: e.Lagging(), Degraded: e.Degraded != nil}
+	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, ConsecutiveFailures: st.ConsecutiveFailures, Connects: st.Connects, Lagging: e.Lagging(), Degraded: e.Degraded != nil}
 	if e.Lag.Waiting > 0 {
 		sr.Lag = &lagReport{Waiting: e.Lag.Waiting, Oldest: e.Lag.Oldest.Seconds()}
 	}

@@ -36,7 +36,7 @@ var lifecycle = []string{"Run", "Status", "Subscribe", "Done", "Err", "Name", "H
 // owned are the methods by which an adapter's own type hands out its
 // connection, each written by the adapter to keep its rules (a Conn's
 // turn, a Pool's dial gate): any other Conn, Do, Connections, Invalidate
-// or Proven on an adapter's type is a path around it (DESIGN v4).
+// or ReportSuccess on an adapter's type is a path around it (DESIGN v4).
 var owned = map[string]bool{
 	"adapters/postgres.*Conn.Do": true, "adapters/postgres.*Conn.Connections": true,
 	"adapters/postgres.*Conn.Invalidate": true, "adapters/postgres.*Pool.Do": true,
@@ -80,7 +80,7 @@ func vocabulary(api string) []string {
 		if m := methodLine.FindStringSubmatch(l); m != nil {
 			methods[m[1]+"."+m[2]+"."+m[3]] = true
 			switch m[3] {
-			case "Conn", "Do", "Connections", "Invalidate", "Proven":
+			case "Conn", "Do", "Connections", "Invalidate", "ReportSuccess":
 				if !owned[m[1]+"."+m[2]+"."+m[3]] {
 					bad = append(bad, l+": a path around the adapter")
 				}

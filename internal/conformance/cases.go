@@ -128,9 +128,9 @@ func secretsRefused(t testing.TB, h Harness) {
 	o, secrets := secretOptions(&logs)
 	srv.Refuse(false)
 	r := start(t, h, srv, o)
-	until(t, r.c, "a refused attempt", func(st health.Status) bool { return st.Attempt >= 1 })
+	until(t, r.c, "a refused attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 1 })
 	srv.Kill()
-	until(t, r.c, "a refused dial", func(st health.Status) bool { return st.Attempt >= 3 })
+	until(t, r.c, "a refused dial", func(st health.Status) bool { return st.ConsecutiveFailures >= 3 })
 	srv.Serve()
 	srv.Refuse(true)
 	srv.Close() // a connection made in between
@@ -202,7 +202,7 @@ func secretsCallbacks(t testing.TB, h Harness) {
 	}
 	srv.Refuse(false)
 	r := start(t, h, srv, o)
-	until(t, r.c, "BeforeConnect's failure", func(st health.Status) bool { return st.Attempt >= 2 })
+	until(t, r.c, "BeforeConnect's failure", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 	srv.Serve()
 	until(t, r.c, "connected after the callbacks' failures", testkit.Connected(1))
 	require.NoError(t, r.stop())
@@ -370,7 +370,7 @@ func permanentRefusal(t testing.TB, h Harness) {
 	assert.ErrorContains(t, r.runErr, h.Refusal, "Run's error does not say why")
 	st := r.c.Status()
 	assert.Equal(t, health.Failed, st.State)
-	assert.Equal(t, 1, st.Attempt, "given up at the first attempt")
+	assert.Equal(t, 1, st.ConsecutiveFailures, "given up at the first attempt")
 	assert.True(t, backoff.IsPermanent(st.Err), "Status.Err is permanent: %v", st.Err)
 	for _, rd := range r.readers {
 		if !assert.True(t, within(rd.done, atOnce), "the %s loop did not end within %v after Failed", rd.name, atOnce) {
@@ -433,7 +433,7 @@ func timeoutIn(callback string) func(testing.TB, Harness) {
 		})
 		assert.True(t, errors.Is(st.Err, context.DeadlineExceeded) || strings.Contains(st.Err.Error(), "timed out"),
 			"the error does not say the attempt timed out: %v", st.Err)
-		testkit.WaitStatus(t, r.c, bound, "a second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+		testkit.WaitStatus(t, r.c, bound, "a second attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 		r.stopReaders(wait, t.Fatalf)
 		r.cancel()
 		if !within(r.ended, bound) {
@@ -469,7 +469,7 @@ func noLeak(t testing.TB, h Harness) {
 	r = start(t, h, srv, defaults(&logs))
 	until(t, r.c, "connected", testkit.Connected(1))
 	srv.Kill()
-	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.Attempt >= 1 })
+	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.ConsecutiveFailures >= 1 })
 	require.NoError(t, r.stop())
 	goleak.VerifyNone(t, leftover)
 }
@@ -514,7 +514,7 @@ func reconnectAfterKill(t testing.TB, h Harness) {
 	assert.Equal(t, uint64(1), lost.Connects)
 	assert.False(t, lost.LastFailure.IsZero(), "LastFailure is not set")
 	until(t, r.c, "a refused attempt, retried", func(st health.Status) bool {
-		return st.State == health.Backoff && st.Attempt >= 1 && st.Connects == 1
+		return st.State == health.Backoff && st.ConsecutiveFailures >= 1 && st.Connects == 1
 	})
 	srv.Serve()
 	until(t, r.c, "connected again", testkit.Connected(2))

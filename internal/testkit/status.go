@@ -68,14 +68,14 @@ func WaitStatus(t testing.TB, s Subscriber, d time.Duration, what string, ok fun
 		select {
 		case st, open := <-ch:
 			if !open {
-				t.Fatalf("no %s: the health channel closed; last status: %s attempt %d err %v", what, last.State, last.Attempt, last.Err)
+				t.Fatalf("no %s: the health channel closed; last status: %s attempt %d err %v", what, last.State, last.ConsecutiveFailures, last.Err)
 			}
 			if ok(st) {
 				return st
 			}
 			last = st
 		case <-timer.C:
-			t.Fatalf("no %s within %v; last status: %s attempt %d err %v", what, d, last.State, last.Attempt, last.Err)
+			t.Fatalf("no %s within %v; last status: %s attempt %d err %v", what, d, last.State, last.ConsecutiveFailures, last.Err)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func AssertAttemptTimesOut(t testing.TB, c Subscriber, began time.Time, connectT
 	assert.Less(t, took, connectTimeout+200*time.Millisecond)
 	assert.ErrorIs(t, st.Err, context.DeadlineExceeded)
 	assert.Contains(t, st.Err.Error(), fmt.Sprintf("timed out after %v", connectTimeout))
-	assert.Equal(t, 1, st.Attempt)
+	assert.Equal(t, 1, st.ConsecutiveFailures)
 }
 
 // WriteOnlyReaders counts the goroutines the WebSocket adapters' Connect

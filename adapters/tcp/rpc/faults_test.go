@@ -35,7 +35,7 @@ func TestRPCSilentServerFailsTheAttempt(t *testing.T) {
 	assert.GreaterOrEqual(t, took, connectTimeout)
 	assert.Less(t, took, connectTimeout+testkit.Slack)
 
-	testkit.Until(t, ch, testkit.Wait, "second attempt", func(st health.Status) bool { return st.Attempt >= 2 })
+	testkit.Until(t, ch, testkit.Wait, "second attempt", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 	at := h.At("attempt failed")
 	require.NotEmpty(t, at)
 	assertNoConnectionGoroutines(t, at[0])

@@ -49,7 +49,7 @@ func TestTLSConfigErrorsArePermanent(t *testing.T) {
 			assert.ErrorContains(t, err, tc.want)
 			st := s.Status()
 			assert.Equal(t, health.Failed, st.State)
-			assert.Equal(t, 1, st.Attempt, "given up at the first attempt")
+			assert.Equal(t, 1, st.ConsecutiveFailures, "given up at the first attempt")
 			assert.True(t, backoff.IsPermanent(st.Err))
 		})
 	}

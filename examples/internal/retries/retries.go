@@ -42,8 +42,8 @@ func Print(w io.Writer, s Supervised) (wait func()) {
 			}
 			last = st.LastFailure
 			what := fmt.Sprint(st.Err) // a lost connection's error says so
-			if st.Attempt > 0 {
-				what = fmt.Sprintf("attempt %d failed: %v", st.Attempt, st.Err)
+			if st.ConsecutiveFailures > 0 {
+				what = fmt.Sprintf("attempt %d failed: %v", st.ConsecutiveFailures, st.Err)
 			}
 			fmt.Fprintf(w, "%s: %s; retrying in %v\n", s.Name(), what, st.RetryIn(time.Now()).Round(time.Millisecond))
 		}

@@ -29,18 +29,18 @@ func TestPrintSaysEachFailureOnce(t *testing.T) {
 	t0 := time.Now()
 	refused := errors.New("dial tcp: connection refused")
 	backoff := func(attempt int, at time.Time, err error) health.Status {
-		return health.Status{State: health.Backoff, Attempt: attempt, LastFailure: at, Err: err, NextAttempt: time.Now().Add(time.Hour)}
+		return health.Status{State: health.Backoff, ConsecutiveFailures: attempt, LastFailure: at, Err: err, NextAttempt: time.Now().Add(time.Hour)}
 	}
 	var out strings.Builder
 	Print(&out, feed{
 		{State: health.Connecting},
 		backoff(1, t0, refused),
 		backoff(1, t0, refused), // the same failure again: no line
-		{State: health.Connecting, Attempt: 1, LastFailure: t0},
+		{State: health.Connecting, ConsecutiveFailures: 1, LastFailure: t0},
 		backoff(2, t0.Add(time.Second), refused),
 		{State: health.Connected},
 		backoff(0, t0.Add(2*time.Second), errors.New("connection lost: EOF")),
-		{State: health.Failed, Attempt: 3, LastFailure: t0.Add(3 * time.Second), Err: refused},
+		{State: health.Failed, ConsecutiveFailures: 3, LastFailure: t0.Add(3 * time.Second), Err: refused},
 	})()
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	if assert.Len(t, lines, 3, out.String()) {

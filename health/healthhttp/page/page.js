@@ -61,7 +61,7 @@
       var st = el("td"); st.appendChild(el("span", "pill state " + s.state, s.state)); tr.appendChild(st);
       if (s.degraded) { st.appendChild(el("span", "degraded", " degraded" + (s.degraded_error ? ": " + s.degraded_error : ""))); }
       tr.appendChild(el("td", "since", ago(s.since, now)));
-      tr.appendChild(el("td", "attempts", String(s.attempt)));
+      tr.appendChild(el("td", "attempts", String(s.consecutive_failures)));
       tr.appendChild(el("td", "next", s.next_attempt ? countdown(s.next_attempt, now) : "—"));
       tr.appendChild(el("td", "reconnects", String(s.reconnects_last_minute)));
       tr.appendChild(el("td", "lag" + (s.lagging ? " lagging" : ""), s.lag ? s.lag.waiting + " waiting, oldest " + s.lag.oldest_seconds.toFixed(1) + "s" : "—"));

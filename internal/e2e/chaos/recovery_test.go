@@ -23,14 +23,14 @@ func waitState(ctx context.Context, s interface {
 		select {
 		case st, open := <-ch:
 			if !open {
-				return fmt.Errorf("not %s: ended %s (attempt %d, err %v)", state, last.State, last.Attempt, last.Err)
+				return fmt.Errorf("not %s: ended %s (attempt %d, err %v)", state, last.State, last.ConsecutiveFailures, last.Err)
 			}
 			if st.State == state {
 				return nil
 			}
 			last = st
 		case <-ctx.Done():
-			return fmt.Errorf("not %s: %s (attempt %d, err %v)", state, last.State, last.Attempt, last.Err)
+			return fmt.Errorf("not %s: %s (attempt %d, err %v)", state, last.State, last.ConsecutiveFailures, last.Err)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func redialFleet(b *testing.B, broker *rabbittest.Broker, n int) *amqpFleet {
 			var last health.Status
 			for st := range ch {
 				now := time.Now()
-				if st.State == health.Connecting && (last.State != health.Connecting || st.Attempt != last.Attempt) {
+				if st.State == health.Connecting && (last.State != health.Connecting || st.ConsecutiveFailures != last.ConsecutiveFailures) {
 					f.record(&f.attempts, now)
 				}
 				if st.State == health.Connected && last.State != health.Connected {

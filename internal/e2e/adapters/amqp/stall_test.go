@@ -49,10 +49,10 @@ func TestStalledPathFoundWithin15s(t *testing.T) {
 	assert.LessOrEqual(t, found, 16*time.Second, "1.5 heartbeats of 10s, and a scheduling margin")
 	assert.Contains(t, lost.Err.Error(), "broker silent")
 
-	until(t, st, 30*time.Second, "a failed attempt", func(s health.Status) bool { return s.State == health.Backoff && s.Attempt > 0 })
+	until(t, st, 30*time.Second, "a failed attempt", func(s health.Status) bool { return s.State == health.Backoff && s.ConsecutiveFailures > 0 })
 	h := since(c, stalled)
 	for i := 1; i < len(h); i++ {
-		if h[i-1].To == health.Connecting && h[i].Attempt > 0 {
+		if h[i-1].To == health.Connecting && h[i].ConsecutiveFailures > 0 {
 			took := h[i].At.Sub(h[i-1].At)
 			t.Logf("an attempt on the stalled path failed after %v: %v", took, h[i].Err)
 			assert.LessOrEqual(t, took, 11*time.Second, "ConnectTimeout (10s) bounds it, whoever gives up first")

@@ -112,7 +112,7 @@ func TestRPCFailedAttemptLeavesNothingRunning(t *testing.T) {
 	ch, unsub := r.Subscribe()
 	defer unsub()
 	run(t, r)
-	testkit.Until(t, ch, testkit.Wait, "attempt failed", func(st health.Status) bool { return st.Attempt >= 2 })
+	testkit.Until(t, ch, testkit.Wait, "attempt failed", func(st health.Status) bool { return st.ConsecutiveFailures >= 2 })
 	at := h.At("attempt failed")
 	require.NotEmpty(t, at)
 	assertNoConnectionGoroutines(t, at[0])

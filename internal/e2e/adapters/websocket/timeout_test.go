@@ -37,6 +37,6 @@ func TestLatencyBeyondConnectTimeout(t *testing.T) {
 	assert.Less(t, took, connectTimeout+200*time.Millisecond)
 	assert.ErrorIs(t, st.Err, context.DeadlineExceeded)
 	assert.Contains(t, st.Err.Error(), "timed out after 300ms")
-	assert.Equal(t, 1, st.Attempt)
+	assert.Equal(t, 1, st.ConsecutiveFailures)
 	require.NoError(t, c.Stop())
 }
