@@ -26,7 +26,8 @@ type library struct {
 // liveness is what one connection's heartbeat and reader share (State.Lib).
 type liveness struct {
 	within time.Duration // PingInterval + PingTimeout: the read deadline after a pong or message (see heardFrom)
-	heard  atomic.Int64  // UnixNano of the last pong or message read
+	origin time.Time     // the handshake: heard counts from it on the monotonic clock, which a wall-clock step does not move
+	heard  atomic.Int64  // the last pong or message read, as time since origin
 	ask    atomic.Bool   // a ping was written: the next message read is to be recorded (see heardFrom)
 	pong   chan struct{} // a pong came (buffered, one): wakes the heartbeat
 	closed atomic.Pointer[websocket.CloseError]
@@ -55,7 +56,7 @@ func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.St
 		}
 		return nil, resp, err
 	}
-	lv := &liveness{within: l.PingInterval + l.PingTimeout, pong: make(chan struct{}, 1)}
+	lv := &liveness{within: l.PingInterval + l.PingTimeout, origin: time.Now(), pong: make(chan struct{}, 1)}
 	st.Lib = lv
 	conn.SetReadLimit(l.ReadLimit)
 	conn.SetPongHandler(func(string) error {
@@ -168,7 +169,7 @@ func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.
 		return st.ReadErr()
 	case <-pctx.Done():
 	}
-	if lv.heard.Load() >= sent.UnixNano() {
+	if lv.heardSince(sent) {
 		// Messages, but no pong: alive. Ask again, so that the next message
 		// moves the read deadline past the next ping's timeout.
 		lv.ask.Store(true)
@@ -182,9 +183,15 @@ func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.
 // now+within; on the reader's goroutine. Not every message: per message it
 // would cost more than the read (BENCHMARKS.md, "The message and call paths").
 func (lv *liveness) heardFrom(conn *websocket.Conn, now time.Time) {
-	lv.heard.Store(now.UnixNano())
+	lv.mark(now)
 	_ = conn.SetReadDeadline(now.Add(lv.within))
 }
+
+// mark records that the peer was heard at now.
+func (lv *liveness) mark(now time.Time) { lv.heard.Store(int64(now.Sub(lv.origin))) }
+
+// heardSince reports whether the peer was heard at or after t.
+func (lv *liveness) heardSince(t time.Time) bool { return lv.heard.Load() >= int64(t.Sub(lv.origin)) }
 
 // readFailure is an ErrHeartbeat when the read deadline passed, else err.
 func (lv *liveness) readFailure(err error) error {

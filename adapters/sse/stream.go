@@ -41,9 +41,9 @@ type leg struct {
 	wait   time.Duration       // IdleTimeout
 
 	// Watch's goroutine only.
-	readAt int64 // UnixNano of the last body read that brought data
-	skip   bool  // the first block go-sse dispatches is the resumed id's (see open): not an event
-	over   bool  // paused: what go-sse still parses is dropped
+	readAt time.Time // the last body read that brought data
+	skip   bool      // the first block go-sse dispatches is the resumed id's (see open): not an event
+	over   bool      // paused: what go-sse still parses is dropped
 }
 
 func newLeg(c *httpcore.Core) *leg {
@@ -143,7 +143,7 @@ func (b *legBody) Read(p []byte) (int, error) {
 			}
 		}
 		b.g.idle.Reset(b.g.wait)
-		b.g.readAt = time.Now().UnixNano()
+		b.g.readAt = time.Now()
 	}
 	return n, err
 }
