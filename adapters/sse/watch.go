@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Watch is the read, on the supervisor's goroutine: it queues each event
@@ -118,14 +120,35 @@ func (l *library) deliver(s *Stream, g *leg, e gosse.Event) {
 		g.skip = false
 		return
 	}
-	it := item{ev: Event{ID: e.LastEventID, Type: e.Type, Data: e.Data}, silent: e.Data == "", at: g.readAt}
+	id := e.LastEventID
+	if !httpcore.ValidHeaderValue(id) {
+		id = l.refuse(id)
+	}
+	it := item{ev: Event{ID: id, Type: e.Type, Data: e.Data}, silent: e.Data == "", at: g.readAt}
 	if !l.feed.push(g.ctx.Done(), it) {
 		g.over = true
 		g.cancel(ErrBehind)
 		return
 	}
 	s.read++
-	s.lastSeen = e.LastEventID
+	s.lastSeen = id
+}
+
+// refuse returns the id an event gets when the server's id, id, could not
+// be sent back as Last-Event-ID (net/http refuses its control character):
+// the position, the last id that can. Adopting id would fail every later
+// request before it is sent, forever; sending none would resume from the
+// server's default point and lose what came between. From the last good
+// id the server sends again what came since: doubled, never lost. The
+// Logger is told once per Client, as a server sending such ids sends
+// them often.
+func (l *library) refuse(id string) string {
+	pos := l.feed.position()
+	if l.logger != nil && l.refused.CompareAndSwap(false, true) {
+		l.logger.LogAttrs(context.Background(), slog.LevelWarn, "event id refused: not sendable as Last-Event-ID",
+			slog.String(supervisor.LogName, l.name), slog.String("id", l.Text(strconv.Quote(id))), slog.String("kept", pos))
+	}
+	return pos
 }
 
 // lossError says why leg g of s broke, masked, with only safe parts of
