@@ -73,4 +73,3 @@ func TestAnIDNetHTTPRefusesIsNotAdopted(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(logs.String(), "event id refused"), "told once: %s", logs.String())
 	assert.Contains(t, logs.String(), `id="\"a\\x01b\""`)
 }
-

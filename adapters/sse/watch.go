@@ -65,10 +65,10 @@ func (l *library) resume(ctx context.Context, s *Stream, endpoint int) error {
 // made safe: ErrBehind for a pause; an event over ReadLimit may be final
 // (httpcore.Core.OverLimit).
 //
-// go-sse reports `retry:` only through a Connection (sse.Read drops it):
-// the Connection gets the leg's response from a RoundTripper that hands it
-// out once, and its OnRetry, called once, ends it. Its own backoff is
-// neutralized: a 1ns base (no `retry:` rounds to no hint), least jitter.
+// go-sse's Connection gets the leg's response from a RoundTripper that
+// hands it out once, and its OnRetry, called once, ends it; its own
+// backoff is neutralized (1ns, least jitter). `retry:` is the leg's
+// retryScan's: go-sse's OnRetry cannot tell `retry: 0` from none.
 func (l *library) read(ctx context.Context, s *Stream) error {
 	g := s.current()
 	if g == nil {
@@ -79,16 +79,13 @@ func (l *library) read(ctx context.Context, s *Stream) error {
 	defer stop()
 	cctx, over := context.WithCancel(context.Background())
 	defer over()
-	var (
-		lost  error
-		retry time.Duration
-	)
+	var lost error
 	client := gosse.Client{
 		HTTPClient:        &http.Client{Transport: &heldResponse{resp: g.resp}},
 		ResponseValidator: gosse.NoopValidator, // Connect checked the answer
 		Backoff:           gosse.Backoff{InitialInterval: time.Nanosecond, Jitter: 1e-9, MaxRetries: 1},
-		OnRetry: func(err error, next time.Duration) {
-			lost, retry = err, next
+		OnRetry: func(err error, _ time.Duration) {
+			lost = err
 			over()
 		},
 	}
@@ -102,7 +99,9 @@ func (l *library) read(ctx context.Context, s *Stream) error {
 	if err := conn.Connect(); lost == nil {
 		lost = err
 	}
-	l.retry.set(retry)
+	if g.retry.seen {
+		l.retry.set(g.retry.last)
+	}
 	if errors.Is(context.Cause(g.ctx), ErrBehind) {
 		return ErrBehind
 	}
