@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/internal/redact"
 )
 
@@ -19,6 +20,9 @@ type panicError struct {
 }
 
 func newPanicError(callee string, v any) *panicError {
+	if p, ok := v.(*callback.Panic); ok { // the program's callback inside a Connector's
+		callee, v = p.In, p.Value
+	}
 	if callee == "" {
 		callee = "the supervisor"
 	}
