@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -31,6 +33,7 @@ type liveness struct {
 	ask    atomic.Bool   // a ping was written: the next message read is to be recorded (see heardFrom)
 	pong   chan struct{} // a pong came (buffered, one): wakes the heartbeat
 	closed atomic.Pointer[websocket.CloseError]
+	tooBig atomic.Bool // a read failed with ErrReadLimit: gorilla wrote close 1009 (see Close)
 }
 
 func livenessOf(st *httpcore.State) *liveness { return st.Lib.(*liveness) }
@@ -195,6 +198,9 @@ func (lv *liveness) heardSince(t time.Time) bool { return lv.heard.Load() >= int
 
 // readFailure is an ErrHeartbeat when the read deadline passed, else err.
 func (lv *liveness) readFailure(err error) error {
+	if errors.Is(err, websocket.ErrReadLimit) {
+		lv.tooBig.Store(true)
+	}
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return fmt.Errorf("%w: nothing heard from the peer within %v: %w", httpcore.ErrHeartbeat, lv.within, err)
 	}
@@ -203,9 +209,12 @@ func (lv *liveness) readFailure(err error) error {
 
 // Close writes a close frame (1000) and, if a reader of the core reads the
 // connection, lets it see the answer until CloseTimeout: it never reads
-// itself, as the one reader is the program's.
+// itself, as the one reader is the program's. After a message over
+// ReadLimit, whose close (1009) gorilla wrote, it lingers instead.
 func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
-	if st.Polite() {
+	if lv, ok := st.Lib.(*liveness); ok && lv.tooBig.Load() {
+		l.linger(conn)
+	} else if st.Polite() {
 		deadline := time.Now().Add(l.CloseTimeout)
 		err := conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), deadline)
 		if err == nil && st.Readers() {
@@ -218,6 +227,20 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 		}
 	}
 	return conn.Close()
+}
+
+// linger drops what the peer still sends, until it closes the connection,
+// CloseTimeout passes or ReadLimit more bytes came: closing with the rest
+// of the message unread would make the kernel reset the socket, and the
+// peer hear 1006, not the 1009 sent. A message of more than twice
+// ReadLimit is reset all the same: draining it would cost what ReadLimit
+// bounds. The reader failed for good, so the socket is free to read.
+func (l *library) linger(conn *websocket.Conn) {
+	const slack = 4 << 10 // the peer's close frame, and what gorilla's buffer did not hold
+	raw := conn.NetConn()
+	if raw.SetReadDeadline(time.Now().Add(l.CloseTimeout)) == nil {
+		_, _ = io.CopyN(io.Discard, raw, min(l.ReadLimit, math.MaxInt64-slack)+slack)
+	}
 }
 
 var reader = httpcore.Reader[*websocket.Conn, Message]{
