@@ -19,10 +19,8 @@ const (
 
 // Options configures New; a zero field means its default.
 type Options struct {
-	// KeepAlive's zero fields mean Idle 5s, Interval 3s, Count 3; Enable is
-	// ignored. A negative Idle turns keep-alive off, as a negative
-	// net.Dialer.KeepAlive does. Linux takes Idle and Interval up to
-	// 32767s, Count up to 127: more is an error.
+	// KeepAlive's zero fields mean Idle 5s, Interval 3s, Count 3; Enable is ignored.
+	// A negative Idle turns keep-alive off, as net.Dialer's negative KeepAlive does.
 	KeepAlive   net.KeepAliveConfig
 	UserTimeout time.Duration // TCP_USER_TIMEOUT, how long sent data may go unacked: 0 means 15s, at most 24h (Linux only)
 	Resolver    *net.Resolver // resolves the host on every attempt; nil means net.DefaultResolver

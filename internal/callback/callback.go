@@ -1,10 +1,7 @@
-// Package callback lets a Connector say which of the program's callbacks
-// panicked inside one of its own methods, so that the supervisor's error
-// says "BeforeConnect panicked" rather than "Connect panicked".
+// Package callback names the program's callback that panicked inside a Connector's method.
 package callback
 
-// Panic is the panic of the program's callback In, re-raised by Guard:
-// the supervisor names In and panics again with Value, the callback's own.
+// Panic is a callback's panic, re-raised by Guard: the supervisor names In and panics again with Value.
 type Panic struct {
 	In    string
 	Value any
