@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/callback"
 )
 
 // panicError is a callback's panic, recovered where it happened: it wraps
@@ -18,6 +19,9 @@ type panicError struct {
 }
 
 func (s *Supervisor[C]) panicError(callee string, v any) *panicError {
+	if p, ok := v.(*callback.Panic); ok { // the program's callback inside a Connector's
+		callee, v = p.In, p.Value
+	}
 	if callee == "" {
 		callee = "the supervisor"
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"net"
 	"net/http"
 	"sync"
@@ -26,10 +28,12 @@ type library struct {
 // liveness is what one connection's heartbeat and reader share (State.Lib).
 type liveness struct {
 	within time.Duration // PingInterval + PingTimeout: the read deadline after a pong or message (see heardFrom)
-	heard  atomic.Int64  // UnixNano of the last pong or message read
+	origin time.Time     // the handshake: heard counts from it on the monotonic clock, which a wall-clock step does not move
+	heard  atomic.Int64  // the last pong or message read, as time since origin
 	ask    atomic.Bool   // a ping was written: the next message read is to be recorded (see heardFrom)
 	pong   chan struct{} // a pong came (buffered, one): wakes the heartbeat
 	closed atomic.Pointer[websocket.CloseError]
+	tooBig atomic.Bool // a read failed with ErrReadLimit: gorilla wrote close 1009 (see Close)
 }
 
 func livenessOf(st *httpcore.State) *liveness { return st.Lib.(*liveness) }
@@ -55,7 +59,7 @@ func (l *library) Dial(ctx context.Context, a *httpcore.Attempt, st *httpcore.St
 		}
 		return nil, resp, err
 	}
-	lv := &liveness{within: l.PingInterval + l.PingTimeout, pong: make(chan struct{}, 1)}
+	lv := &liveness{within: l.PingInterval + l.PingTimeout, origin: time.Now(), pong: make(chan struct{}, 1)}
 	st.Lib = lv
 	conn.SetReadLimit(l.ReadLimit)
 	conn.SetPongHandler(func(string) error {
@@ -168,7 +172,7 @@ func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.
 		return st.ReadErr()
 	case <-pctx.Done():
 	}
-	if lv.heard.Load() >= sent.UnixNano() {
+	if lv.heardSince(sent) {
 		// Messages, but no pong: alive. Ask again, so that the next message
 		// moves the read deadline past the next ping's timeout.
 		lv.ask.Store(true)
@@ -182,12 +186,21 @@ func (l *library) Ping(pctx context.Context, conn *websocket.Conn, st *httpcore.
 // now+within; on the reader's goroutine. Not every message: per message it
 // would cost more than the read (BENCHMARKS.md, "The message and call paths").
 func (lv *liveness) heardFrom(conn *websocket.Conn, now time.Time) {
-	lv.heard.Store(now.UnixNano())
+	lv.mark(now)
 	_ = conn.SetReadDeadline(now.Add(lv.within))
 }
 
+// mark records that the peer was heard at now.
+func (lv *liveness) mark(now time.Time) { lv.heard.Store(int64(now.Sub(lv.origin))) }
+
+// heardSince reports whether the peer was heard at or after t.
+func (lv *liveness) heardSince(t time.Time) bool { return lv.heard.Load() >= int64(t.Sub(lv.origin)) }
+
 // readFailure is an ErrHeartbeat when the read deadline passed, else err.
 func (lv *liveness) readFailure(err error) error {
+	if errors.Is(err, websocket.ErrReadLimit) {
+		lv.tooBig.Store(true)
+	}
 	if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 		return fmt.Errorf("%w: nothing heard from the peer within %v: %w", httpcore.ErrHeartbeat, lv.within, err)
 	}
@@ -196,9 +209,12 @@ func (lv *liveness) readFailure(err error) error {
 
 // Close writes a close frame (1000) and, if a reader of the core reads the
 // connection, lets it see the answer until CloseTimeout: it never reads
-// itself, as the one reader is the program's.
+// itself, as the one reader is the program's. After a message over
+// ReadLimit, whose close (1009) gorilla wrote, it lingers instead.
 func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
-	if st.Polite() {
+	if lv, ok := st.Lib.(*liveness); ok && lv.tooBig.Load() {
+		l.linger(conn)
+	} else if st.Polite() {
 		deadline := time.Now().Add(l.CloseTimeout)
 		err := conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), deadline)
 		if err == nil && st.Readers() {
@@ -211,6 +227,20 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 		}
 	}
 	return conn.Close()
+}
+
+// linger drops what the peer still sends, until it closes the connection,
+// CloseTimeout passes or ReadLimit more bytes came: closing with the rest
+// of the message unread would make the kernel reset the socket, and the
+// peer hear 1006, not the 1009 sent. A message of more than twice
+// ReadLimit is reset all the same: draining it would cost what ReadLimit
+// bounds. The reader failed for good, so the socket is free to read.
+func (l *library) linger(conn *websocket.Conn) {
+	const slack = 4 << 10 // the peer's close frame, and what gorilla's buffer did not hold
+	raw := conn.NetConn()
+	if raw.SetReadDeadline(time.Now().Add(l.CloseTimeout)) == nil {
+		_, _ = io.CopyN(io.Discard, raw, min(l.ReadLimit, math.MaxInt64-slack)+slack)
+	}
 }
 
 var reader = httpcore.Reader[*websocket.Conn, Message]{

@@ -2,7 +2,6 @@ package sse
 
 import (
 	"cmp"
-	"strings"
 	"time"
 
 	"github.com/redial-go/redial/health"
@@ -34,7 +33,10 @@ func New(url string, o Options) (*Client, error) {
 		URL: url, Replicas: o.Replicas, PublicQuery: o.PublicQuery, Header: o.Header, BeforeConnect: o.BeforeConnect,
 		TLS: o.TLS, ReadLimit: o.ReadLimit, IdleTimeout: o.IdleTimeout,
 	}
-	var f *feed
+	var (
+		f *feed
+		l *library
+	)
 	r := &reconnection{}
 	so := supervisor.Options[*stream]{Settings: o.Supervisor}
 	so.Classify = adapt.Chain(r.hint, o.Supervisor.Classify)
@@ -42,15 +44,17 @@ func New(url string, o Options) (*Client, error) {
 		switch {
 		case o.Buffer < 0:
 			return nil, opterr.New(spec.Pkg, "Buffer", o.Buffer, "negative")
-		case strings.ContainsAny(o.LastEventID, "\x00\r\n"):
-			return nil, opterr.New(spec.Pkg, "LastEventID", o.LastEventID, "contains a NUL, CR or LF")
+		case !httpcore.ValidHeaderValue(o.LastEventID):
+			return nil, opterr.New(spec.Pkg, "LastEventID", o.LastEventID, "contains a control character other than tab, which net/http refuses in a header value")
 		}
 		f = newFeed(cmp.Or(o.Buffer, DefaultBuffer), c.IdleTimeout/3, o.LastEventID)
-		return &library{Core: c, feed: f, retry: r, timeout: cmp.Or(o.Supervisor.ConnectTimeout, supervisor.DefaultConnectTimeout)}, nil
+		l = &library{Core: c, feed: f, retry: r, timeout: cmp.Or(o.Supervisor.ConnectTimeout, supervisor.DefaultConnectTimeout), logger: o.Supervisor.Logger}
+		return l, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	l.name = sup.Name()
 	return &Client{lifecycle: adapt.Lift(sup), feed: f}, nil
 }
 

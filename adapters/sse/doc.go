@@ -8,7 +8,7 @@
 // Every request sends the id of the last event read as Last-Event-ID, so
 // a server that keeps history loses nothing across reconnects; an empty
 // id field resets it, as in EventSource. The server's `retry:` lengthens
-// every later wait, never shortens it. A stream silent for IdleTimeout,
+// every later wait, never shortens it; `retry: 0` ends that. A stream silent for IdleTimeout,
 // not even a keep-alive comment, is replaced. The read queues events for
 // Events (Options.Buffer ahead); a program that holds it back for
 // IdleTimeout/3 pauses the stream (ErrBehind), so that a dead server is

@@ -8,7 +8,8 @@ import (
 // Event is one event of the stream.
 type Event struct {
 	// ID is the stream's last event id at dispatch, as EventSource's
-	// lastEventId: the event's id field, else the last one before it.
+	// lastEventId: the event's id field, else the last one before it. An
+	// id net/http cannot send back as Last-Event-ID is not adopted.
 	ID string
 	// Type is the event field; "" for an unnamed event ("message").
 	Type string

@@ -24,12 +24,12 @@ type feed struct {
 	mu        sync.Mutex
 	q         []item // a ring: head, n
 	head, n   int
-	events    int    // event items queued: what max bounds
-	waiting   int    // items the loop will yield (events with data, breaks): the lag
-	pos       string // the id of the last event read: where the next request resumes
-	lastID    string // the id of the last event delivered
-	heldSince int64  // UnixNano since when the queue has not been down to half after it was full; 0 when it has
-	want      int    // a waiter (push, waitRoom) is woken once events <= want; -1 for none
+	events    int       // event items queued: what max bounds
+	waiting   int       // items the loop will yield (events with data, breaks): the lag
+	pos       string    // the id of the last event read: where the next request resumes
+	lastID    string    // the id of the last event delivered
+	heldSince time.Time // since when the queue has not been down to half after it was full; zero when it has
+	want      int       // a waiter (push, waitRoom) is woken once events <= want; -1 for none
 
 	sleeping atomic.Bool   // the loop waits on wake
 	wake     chan struct{} // capacity 1
@@ -41,8 +41,8 @@ type feed struct {
 type item struct {
 	ev     Event
 	err    error
-	silent bool  // no data: not yielded, but its id is the position once taken
-	at     int64 // UnixNano: when the body read that brought it came
+	silent bool      // no data: not yielded, but its id is the position once taken
+	at     time.Time // when the body read that brought it came
 }
 
 func newFeed(max int, hold time.Duration, lastID string) *feed {
@@ -86,11 +86,7 @@ func (f *feed) put(it item) {
 func (f *feed) push(done <-chan struct{}, it item) bool {
 	f.mu.Lock()
 	for f.events >= f.max {
-		now := time.Now().UnixNano()
-		if f.heldSince == 0 {
-			f.heldSince = now
-		}
-		left := f.hold - time.Duration(now-f.heldSince)
+		left := f.holdLeft(time.Now())
 		if left <= 0 || !f.await(done, f.max-1, left) {
 			f.mu.Unlock()
 			return false
@@ -105,6 +101,16 @@ func (f *feed) push(done <-chan struct{}, it item) bool {
 		f.flush()
 	}
 	return true
+}
+
+// holdLeft returns how much of the hold is left at now, the hold starting
+// at now if it has not; under mu. On the monotonic clock: a wall-clock
+// step neither pauses a stream at once nor holds its read for an hour.
+func (f *feed) holdLeft(now time.Time) time.Duration {
+	if f.heldSince.IsZero() {
+		f.heldSince = now
+	}
+	return f.hold - now.Sub(f.heldSince)
 }
 
 // await waits, mu held, until events <= want, d passes or done ends; it
@@ -160,7 +166,7 @@ func (f *feed) pushBreak(err error) {
 	}
 	switch {
 	case tail == nil || tail.err == nil:
-		f.put(item{err: err, at: time.Now().UnixNano()})
+		f.put(item{err: err, at: time.Now()})
 	case errors.Is(tail.err, ErrBehind):
 		tail.err = err
 	}
@@ -200,7 +206,7 @@ func (f *feed) next() (it item, ok bool) {
 		f.events--
 		f.lastID = it.ev.ID
 		if f.events <= f.max/2 {
-			f.heldSince = 0
+			f.heldSince = time.Time{}
 		}
 		if f.events <= f.want {
 			f.want = -1
@@ -221,7 +227,7 @@ func (f *feed) lag(now time.Time) health.Lag {
 	l := health.Lag{Waiting: f.waiting}
 	for i := range f.n {
 		if it := &f.q[(f.head+i)%len(f.q)]; it.err != nil || !it.silent {
-			l.Oldest = max(now.Sub(time.Unix(0, it.at)), 0)
+			l.Oldest = max(now.Sub(it.at), 0)
 			break
 		}
 	}

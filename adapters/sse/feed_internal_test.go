@@ -14,7 +14,7 @@ import (
 )
 
 func event(i int) item {
-	return item{ev: Event{ID: strconv.Itoa(i), Data: "x"}, at: time.Now().UnixNano()}
+	return item{ev: Event{ID: strconv.Itoa(i), Data: "x"}, at: time.Now()}
 }
 
 // TestFeedHoldsTheReadForHoldAtMost: a full queue holds the read while the
@@ -61,7 +61,7 @@ func TestFeedBreaksAndLag(t *testing.T) {
 		done := make(chan struct{})
 		lost, refused := errors.New("lost"), errors.New("refused")
 		require.True(t, f.push(done, event(1)))
-		require.True(t, f.push(done, item{ev: Event{ID: "2"}, silent: true, at: time.Now().UnixNano()}))
+		require.True(t, f.push(done, item{ev: Event{ID: "2"}, silent: true, at: time.Now()}))
 		time.Sleep(time.Second)
 		f.pushBreak(lost)
 		f.pushBreak(refused)

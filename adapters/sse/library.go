@@ -3,9 +3,11 @@ package sse
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redial-go/redial/internal/httpcore"
@@ -17,6 +19,9 @@ type library struct {
 	feed    *feed         // where the events go, and the position the next request resumes from
 	retry   *reconnection // the server's last `retry:`
 	timeout time.Duration // the supervisor's ConnectTimeout: bounds a resumed request too
+	logger  *slog.Logger  // the supervisor's: told once of an id refused (see refuse)
+	name    string        // the supervisor's
+	refused atomic.Bool   // an id was refused and logged
 }
 
 // Dial makes one streaming GET, bounded by ctx (ConnectTimeout) until the

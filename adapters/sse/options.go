@@ -35,7 +35,8 @@ type Options struct {
 	TLS         *tls.Config // for https://; nil means Go's defaults
 
 	// LastEventID is sent as Last-Event-ID on the first request: where a
-	// program that persisted Client.LastEventID resumes.
+	// program that persisted Client.LastEventID resumes. A control
+	// character other than tab, which net/http refuses, is an error.
 	LastEventID string
 	// IdleTimeout is how long the stream may stay silent before it is
 	// replaced: set it above the server's keep-alive interval.

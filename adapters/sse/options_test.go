@@ -19,6 +19,7 @@ import (
 // that wraps supervisor.ErrInvalidOptions and never repeats a credential.
 func TestNewRejectsBadOptions(t *testing.T) {
 	ok := "http://127.0.0.1:1/events"
+	const refused = "contains a control character other than tab, which net/http refuses in a header value"
 	cases := []struct {
 		name string
 		url  string
@@ -35,7 +36,12 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{"absurd IdleTimeout", ok, func(o *sse.Options) { o.IdleTimeout = 25 * time.Hour }, `sse: IdleTimeout 25h0m0s: longer than 24h0m0s`},
 		{"negative ReadLimit", ok, func(o *sse.Options) { o.ReadLimit = -1 }, `sse: ReadLimit -1: negative`},
 		{"negative Buffer", ok, func(o *sse.Options) { o.Buffer = -2 }, `sse: Buffer -2: negative`},
-		{"LastEventID with a line break", ok, func(o *sse.Options) { o.LastEventID = "7\r\nX-Evil: 1" }, `sse: LastEventID "7\r\nX-Evil: 1": contains a NUL, CR or LF`},
+		{"LastEventID with a line break", ok, func(o *sse.Options) { o.LastEventID = "7\r\nX-Evil: 1" }, `sse: LastEventID "7\r\nX-Evil: 1": ` + refused},
+		{"LastEventID with \\x01", ok, func(o *sse.Options) { o.LastEventID = "a\x01b" }, `sse: LastEventID "a\x01b": ` + refused},
+		{"LastEventID with NUL", ok, func(o *sse.Options) { o.LastEventID = "a\x00" }, `sse: LastEventID "a\x00": ` + refused},
+		{"LastEventID with DEL", ok, func(o *sse.Options) { o.LastEventID = "a\x7f" }, `sse: LastEventID "a\x7f": ` + refused},
+		{"Header value with \\x01", ok, func(o *sse.Options) { o.Header = http.Header{"X-Key": {"k3y\x01-s3cret"}} }, `sse: Header "X-Key": a value holds a control character other than tab, which net/http refuses in a header value`},
+		{"Header name not a token", ok, func(o *sse.Options) { o.Header = http.Header{"X Key": {"v"}} }, `sse: Header "X Key": not a valid header name`},
 		{"negative MaxAttempts", ok, func(o *sse.Options) { o.Supervisor.MaxAttempts = -1 }, `sse: Supervisor.MaxAttempts -1: negative`},
 		{"negative ConnectTimeout", ok, func(o *sse.Options) { o.Supervisor.ConnectTimeout = -time.Second }, `sse: Supervisor.ConnectTimeout -1s: negative`},
 		{"negative Backoff.Base", ok, func(o *sse.Options) { o.Supervisor.Backoff.Base = -time.Second }, `sse: Supervisor.Backoff.Base -1s: negative`},

@@ -8,16 +8,13 @@ import (
 )
 
 // reconnection is the Client's reconnection time, as EventSource's: the
-// last `retry:` any of its streams gave, for the rest of its life.
+// last `retry:` any of its streams gave, for the rest of its life. A
+// `retry: 0` sets it to 0: no wait the server asks for, the backoff's only
+// (the supervisor takes a hint of 0 as none).
 type reconnection struct{ d atomic.Int64 }
 
-// set records d, the wait go-sse's backoff reports after a stream: the
-// stream's last `retry:`, or next to nothing without one.
-func (r *reconnection) set(d time.Duration) {
-	if d = d.Round(time.Millisecond); d > 0 {
-		r.d.Store(int64(d))
-	}
-}
+// set records d, a stream's last `retry:`.
+func (r *reconnection) set(d time.Duration) { r.d.Store(int64(d)) }
 
 // hint is a step of the Client's Classify: an error that does not end the
 // Client waits at least the reconnection time, as a hint (the backoff may

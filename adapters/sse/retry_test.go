@@ -3,6 +3,7 @@ package sse_test
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"testing"
 	"time"
 
@@ -115,5 +116,32 @@ func TestRetryFieldLastsForTheClientsLife(t *testing.T) {
 		assert.GreaterOrEqual(t, wait, retry, step.what)
 		assert.Less(t, wait, retry+100*time.Millisecond, "%s: the hint, not more", step.what)
 	}
+	require.NoError(t, c.stop())
+}
+
+// TestRetryZeroResetsTheReconnectionTime: `retry: 0` sets the reconnection
+// time to 0 (WHATWG), so the 3s an earlier stream asked for no longer
+// holds: the next wait is the backoff's (5ms..50ms). Before, a 0 was taken
+// for no field and the 3s held.
+func TestRetryZeroResetsTheReconnectionTime(t *testing.T) {
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		stream(w)
+		switch n {
+		case 1:
+			fmt.Fprint(w, "retry: 3000\n\n")
+		case 2:
+			fmt.Fprint(w, "retry:0\r\n\r\n") // no space, CRLF: still the field
+		default:
+			<-r.Context().Done()
+		}
+		send(w, strconv.Itoa(n), "hello")
+	})
+	c := start(t, srv.URL+"/events", testOptions(), nil)
+	ch, stop := c.Subscribe()
+	defer stop()
+	st := testkit.Until(t, ch, 5*time.Second, "the first loss", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 1 })
+	assert.GreaterOrEqual(t, st.NextAttempt.Sub(st.LastFailure), 3*time.Second, "retry: 3000 holds")
+	st = testkit.Until(t, ch, 10*time.Second, "the second loss", func(st health.Status) bool { return st.State == health.Backoff && st.Connects == 2 })
+	assert.Less(t, st.NextAttempt.Sub(st.LastFailure), time.Second, "retry: 0 left the backoff's wait")
 	require.NoError(t, c.stop())
 }

@@ -41,9 +41,10 @@ type leg struct {
 	wait   time.Duration       // IdleTimeout
 
 	// Watch's goroutine only.
-	readAt int64 // UnixNano of the last body read that brought data
-	skip   bool  // the first block go-sse dispatches is the resumed id's (see open): not an event
-	over   bool  // paused: what go-sse still parses is dropped
+	readAt time.Time // the last body read that brought data
+	skip   bool      // the first block go-sse dispatches is the resumed id's (see open): not an event
+	over   bool      // paused: what go-sse still parses is dropped
+	retry  retryScan // the `retry:` fields the body brought
 }
 
 func newLeg(c *httpcore.Core) *leg {
@@ -143,7 +144,8 @@ func (b *legBody) Read(p []byte) (int, error) {
 			}
 		}
 		b.g.idle.Reset(b.g.wait)
-		b.g.readAt = time.Now().UnixNano()
+		b.g.readAt = time.Now()
+		b.g.retry.scan(p[:n])
 	}
 	return n, err
 }

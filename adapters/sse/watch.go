@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/redial-go/redial/internal/httpcore"
 	"github.com/redial-go/redial/internal/redact"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Watch is the read, on the supervisor's goroutine: it queues each event
@@ -63,10 +65,10 @@ func (l *library) resume(ctx context.Context, s *stream, endpoint int) error {
 // made safe: ErrBehind for a pause; an event over ReadLimit may be final
 // (httpcore.Core.OverLimit).
 //
-// go-sse reports `retry:` only through a Connection (sse.Read drops it):
-// the Connection gets the leg's response from a RoundTripper that hands it
-// out once, and its OnRetry, called once, ends it. Its own backoff is
-// neutralized: a 1ns base (no `retry:` rounds to no hint), least jitter.
+// go-sse's Connection gets the leg's response from a RoundTripper that
+// hands it out once, and its OnRetry, called once, ends it; its own
+// backoff is neutralized (1ns, least jitter). `retry:` is the leg's
+// retryScan's: go-sse's OnRetry cannot tell `retry: 0` from none.
 func (l *library) read(ctx context.Context, s *stream) error {
 	g := s.current()
 	if g == nil {
@@ -77,16 +79,13 @@ func (l *library) read(ctx context.Context, s *stream) error {
 	defer stop()
 	cctx, over := context.WithCancel(context.Background())
 	defer over()
-	var (
-		lost  error
-		retry time.Duration
-	)
+	var lost error
 	client := gosse.Client{
 		HTTPClient:        &http.Client{Transport: &heldResponse{resp: g.resp}},
 		ResponseValidator: gosse.NoopValidator, // Connect checked the answer
 		Backoff:           gosse.Backoff{InitialInterval: time.Nanosecond, Jitter: 1e-9, MaxRetries: 1},
-		OnRetry: func(err error, next time.Duration) {
-			lost, retry = err, next
+		OnRetry: func(err error, _ time.Duration) {
+			lost = err
 			over()
 		},
 	}
@@ -100,7 +99,9 @@ func (l *library) read(ctx context.Context, s *stream) error {
 	if err := conn.Connect(); lost == nil {
 		lost = err
 	}
-	l.retry.set(retry)
+	if g.retry.seen {
+		l.retry.set(g.retry.last)
+	}
 	if errors.Is(context.Cause(g.ctx), ErrBehind) {
 		return ErrBehind
 	}
@@ -118,14 +119,35 @@ func (l *library) deliver(s *stream, g *leg, e gosse.Event) {
 		g.skip = false
 		return
 	}
-	it := item{ev: Event{ID: e.LastEventID, Type: e.Type, Data: e.Data}, silent: e.Data == "", at: g.readAt}
+	id := e.LastEventID
+	if !httpcore.ValidHeaderValue(id) {
+		id = l.refuse(id)
+	}
+	it := item{ev: Event{ID: id, Type: e.Type, Data: e.Data}, silent: e.Data == "", at: g.readAt}
 	if !l.feed.push(g.ctx.Done(), it) {
 		g.over = true
 		g.cancel(ErrBehind)
 		return
 	}
 	s.read++
-	s.lastSeen = e.LastEventID
+	s.lastSeen = id
+}
+
+// refuse returns the id an event gets when the server's id, id, could not
+// be sent back as Last-Event-ID (net/http refuses its control character):
+// the position, the last id that can. Adopting id would fail every later
+// request before it is sent, forever; sending none would resume from the
+// server's default point and lose what came between. From the last good
+// id the server sends again what came since: doubled, never lost. The
+// Logger is told once per Client, as a server sending such ids sends
+// them often.
+func (l *library) refuse(id string) string {
+	pos := l.feed.position()
+	if l.logger != nil && l.refused.CompareAndSwap(false, true) {
+		l.logger.LogAttrs(context.Background(), slog.LevelWarn, "event id refused: not sendable as Last-Event-ID",
+			slog.String(supervisor.LogName, l.name), slog.String("id", l.Text(strconv.Quote(id))), slog.String("kept", pos))
+	}
+	return pos
 }
 
 // lossError says why leg g of s broke, masked, with only safe parts of

@@ -19,12 +19,11 @@ const (
 
 // Options configures New; a zero field means its default.
 type Options struct {
-	// KeepAlive: zero means Enable, Idle 5s, Interval 3s, Count 3 (with Enable,
-	// zero fields take those); a field set without Enable is an error.
-	KeepAlive        net.KeepAliveConfig
-	DisableKeepAlive bool          // then setting KeepAlive is an error
-	UserTimeout      time.Duration // TCP_USER_TIMEOUT, how long sent data may go unacked: 0 means 15s (Linux only)
-	Resolver         *net.Resolver // resolves the host on every attempt; nil means net.DefaultResolver
+	// KeepAlive's zero fields mean Idle 5s, Interval 3s, Count 3; Enable is ignored.
+	// A negative Idle turns keep-alive off, as net.Dialer's negative KeepAlive does.
+	KeepAlive   net.KeepAliveConfig
+	UserTimeout time.Duration // TCP_USER_TIMEOUT, how long sent data may go unacked: 0 means 15s, at most 24h (Linux only)
+	Resolver    *net.Resolver // resolves the host on every attempt; nil means net.DefaultResolver
 	// Handshake, if set, runs on every new connection inside the attempt,
 	// before OnConnect (a greeting); ctx ending interrupts its I/O.
 	Handshake func(ctx context.Context, conn net.Conn) error
@@ -37,9 +36,8 @@ type Options struct {
 
 func (o Options) dialOptions() dial.Options {
 	return dial.Options{
-		KeepAlive:        o.KeepAlive,
-		DisableKeepAlive: o.DisableKeepAlive,
-		UserTimeout:      o.UserTimeout,
-		Resolver:         o.Resolver,
+		KeepAlive:   o.KeepAlive,
+		UserTimeout: o.UserTimeout,
+		Resolver:    o.Resolver,
 	}
 }

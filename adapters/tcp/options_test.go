@@ -3,6 +3,7 @@ package tcp_test
 import (
 	"net"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,8 +16,10 @@ import (
 func TestNewAcceptsGoodOptions(t *testing.T) {
 	for _, ok := range []tcp.Options{
 		{},
-		{DisableKeepAlive: true},
+		{KeepAlive: net.KeepAliveConfig{Idle: -1}},
+		{KeepAlive: net.KeepAliveConfig{Count: 1}},
 		{KeepAlive: net.KeepAliveConfig{Enable: true, Count: 1}},
+		{UserTimeout: 24 * time.Hour, KeepAlive: net.KeepAliveConfig{Idle: 9 * time.Hour, Interval: time.Hour, Count: 127}},
 	} {
 		_, err := tcp.New("[::1]:80", ok)
 		assert.NoError(t, err, "%+v", ok)

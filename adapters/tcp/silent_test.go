@@ -29,7 +29,7 @@ func TestUserTimeoutFailsWriteToStalledPeer(t *testing.T) {
 	s := newTCP(t, srv.Addr, tcp.Options{
 		UserTimeout: userTimeout,
 		// Aggressive keep-alive, to show that it is not what ends the write.
-		KeepAlive: net.KeepAliveConfig{Enable: true, Idle: 100 * time.Millisecond, Interval: 100 * time.Millisecond, Count: 2},
+		KeepAlive: net.KeepAliveConfig{Idle: 100 * time.Millisecond, Interval: 100 * time.Millisecond, Count: 2},
 	})
 	ch, unsub := s.Subscribe()
 	defer unsub()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp"
 	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // tcpUserTimeout is TCP_USER_TIMEOUT (linux/tcp.h), which package syscall
@@ -51,10 +52,15 @@ func TestSocketOptions(t *testing.T) {
 		"defaults": {tcp.Options{}, map[string]int{
 			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 5, "TCP_KEEPINTVL": 3, "TCP_KEEPCNT": 3, "TCP_USER_TIMEOUT": 15000}},
 		"set": {tcp.Options{UserTimeout: 1500 * time.Millisecond,
-			KeepAlive: net.KeepAliveConfig{Enable: true, Idle: 2 * time.Second, Count: 7}}, map[string]int{
+			KeepAlive: net.KeepAliveConfig{Idle: 2 * time.Second, Count: 7}}, map[string]int{
 			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 2, "TCP_KEEPINTVL": 3, "TCP_KEEPCNT": 7, "TCP_USER_TIMEOUT": 1500}},
-		"keep-alive off": {tcp.Options{DisableKeepAlive: true}, map[string]int{
+		"keep-alive off": {tcp.Options{KeepAlive: net.KeepAliveConfig{Idle: -1}}, map[string]int{
 			"SO_KEEPALIVE": 0}},
+		"the kernel's limits": {tcp.Options{UserTimeout: 24 * time.Hour,
+			KeepAlive: net.KeepAliveConfig{Idle: 32767 * time.Second, Interval: 32767 * time.Second, Count: 127}}, map[string]int{
+			"SO_KEEPALIVE": 1, "TCP_KEEPIDLE": 32767, "TCP_KEEPINTVL": 32767, "TCP_KEEPCNT": 127, "TCP_USER_TIMEOUT": 86400000}},
+		"a sub-millisecond UserTimeout is 1ms, not the kernel's default": {tcp.Options{UserTimeout: time.Microsecond}, map[string]int{
+			"TCP_USER_TIMEOUT": 1}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := newTCP(t, addr, tc.o)
@@ -68,5 +74,20 @@ func TestSocketOptions(t *testing.T) {
 			})
 			require.NoError(t, err)
 		})
+	}
+}
+
+// TestKernelLimitsAreErrorsAtNew: a keep-alive setting Linux refuses is an
+// error at New, not a socket option failing (or silently left unset) at
+// every attempt.
+func TestKernelLimitsAreErrorsAtNew(t *testing.T) {
+	for o, want := range map[net.KeepAliveConfig]string{
+		{Idle: 32768 * time.Second}:     "tcp: KeepAlive.Idle 9h6m8s: longer than 9h6m7s, the most TCP_KEEPIDLE takes on linux",
+		{Interval: 32768 * time.Second}: "tcp: KeepAlive.Interval 9h6m8s: longer than 9h6m7s, the most TCP_KEEPINTVL takes on linux",
+		{Count: 128}:                    "tcp: KeepAlive.Count 128: more than 127, the most TCP_KEEPCNT takes on linux",
+	} {
+		_, err := tcp.New("h:1", tcp.Options{KeepAlive: o})
+		assert.EqualError(t, err, want)
+		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
 	}
 }

@@ -39,3 +39,36 @@ func TestNewRefusesHandshakeHeaders(t *testing.T) {
 	assert.Contains(t, err.Error(), `BeforeConnect: websocket: Header "Sec-Websocket-Extensions": set by the handshake`)
 	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
 }
+
+// A header value net/http would refuse to send (a control character other
+// than tab) is an error at New, and from BeforeConnect a permanent one:
+// before, coder's client failed every handshake before it was sent,
+// retried forever. The value, a secret, is not shown.
+func TestNewRefusesHeaderValuesNetHTTPRefuses(t *testing.T) {
+	const want = `Header "X-Key": a value holds a control character other than tab, which net/http refuses in a header value`
+	for _, v := range []string{"k3y\x01-s3cret", "k3y\x00", "k3y\r\nX-Evil: 1", "k3y\x7f"} {
+		_, err := redialws.New("ws://h/x", redialws.Options{Header: http.Header{"X-Key": {"ok", v}}})
+		assert.EqualError(t, err, "websocket: "+want)
+		assert.ErrorIs(t, err, supervisor.ErrInvalidOptions)
+	}
+	_, err := redialws.New("ws://h/x", redialws.Options{Header: http.Header{"X-Key": {"a\tb"}}})
+	assert.NoError(t, err, "a tab is allowed")
+
+	srv := startServer(t, nil)
+	o := testOptions()
+	o.BeforeConnect = func(_ context.Context, _ *url.URL, h http.Header) error {
+		h.Set("X-Key", "k3y\x01-s3cret")
+		return nil
+	}
+	c := run(t, srv.url("/feed"), o, false)
+	select {
+	case <-c.Ended:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still trying after %d handshakes", srv.Handshakes.Load())
+	}
+	err = c.Stop()
+	assert.ErrorIs(t, err, supervisor.ErrFailed)
+	assert.Contains(t, err.Error(), "BeforeConnect: websocket: "+want)
+	assert.NotContains(t, err.Error(), "s3cret")
+	assert.Zero(t, srv.Handshakes.Load(), "no handshake was tried")
+}

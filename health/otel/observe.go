@@ -3,6 +3,7 @@ package otel
 import (
 	"context"
 	"math"
+	"strings"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -15,7 +16,7 @@ func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 	now := m.now()
 	for _, e := range m.reg.Entries() {
 		st := e.Status
-		name := attribute.String("redial.name", e.Name)
+		name := attribute.String("redial.name", strings.ToValidUTF8(e.Name, "\uFFFD")) // OTLP (protobuf) refuses a string that is not UTF-8, and the export with it
 		at := metric.WithAttributeSet(attribute.NewSet(name))
 		o.ObserveInt64(m.up, boolValue(st.State == health.Connected), at)
 		for _, s := range health.States() {

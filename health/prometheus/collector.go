@@ -1,6 +1,7 @@
 package prometheus
 
 import (
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -54,6 +55,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	now := c.now()
 	for _, e := range c.reg.Entries() {
 		st := e.Status
+		e.Name = label(e.Name)
 		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, boolValue(st.State == health.Connected), e.Name)
 		for _, s := range health.States() {
 			ch <- prometheus.MustNewConstMetric(c.state, prometheus.GaugeValue, boolValue(st.State == s), e.Name, s.String())
@@ -69,6 +71,10 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.degraded, prometheus.GaugeValue, boolValue(e.Degraded != nil), e.Name)
 	}
 }
+
+// label is name as a label value: Prometheus refuses one that is not
+// UTF-8 (MustNewConstMetric would panic, and the scrape lose every source).
+func label(name string) string { return strings.ToValidUTF8(name, "\uFFFD") }
 
 func boolValue(b bool) float64 {
 	if b {

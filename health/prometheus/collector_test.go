@@ -10,6 +10,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -189,4 +190,24 @@ type lagSource struct{}
 func (lagSource) Status() health.Status { return health.Status{State: health.Connected} }
 func (lagSource) Lag() health.Lag {
 	return health.Lag{Waiting: 3677, Oldest: 183500 * time.Millisecond}
+}
+
+// TestNameNotUTF8: a source whose Name is not valid UTF-8 is exported with
+// U+FFFD for the bad bytes; before, Collect panicked and the scrape lost
+// every source.
+func TestNameNotUTF8(t *testing.T) {
+	var reg health.Registry
+	up := health.SourceFunc(func() health.Status { return health.Status{State: health.Connected} })
+	reg.Add("db\xff\xfe", up, health.SourceOptions{Critical: true})
+	reg.Add("cache", up, health.SourceOptions{})
+	c, err := redialprom.New(&reg)
+	require.NoError(t, err)
+	ch := make(chan prometheus.Metric, 100)
+	require.NotPanics(t, func() { c.Collect(ch) })
+	assert.NoError(t, testutil.CollectAndCompare(c, strings.NewReader(`
+# HELP redial_up Whether the connection is established (1) or not (0).
+# TYPE redial_up gauge
+redial_up{name="cache"} 1
+redial_up{name="db`+"\uFFFD"+`"} 1
+`), "redial_up"))
 }

@@ -41,7 +41,7 @@ func TestSSEBadInput(t *testing.T) {
 		{"negative ReadLimit", s("http://h/x", sse.Options{ReadLimit: -1}), "sse: ReadLimit -1: negative"},
 		{"bad replica", s("http://h/x", sse.Options{Replicas: []string{"ftp://h/x?token=SECRET123"}}), `sse: Replicas[0] "ftp://h/x?token=xxxxx": scheme "ftp" is not http or https`},
 		{"negative Buffer", s("http://h/x", sse.Options{Buffer: -1}), "sse: Buffer -1: negative"},
-		{"LastEventID with a newline", s("http://h/x", sse.Options{LastEventID: "a\nb"}), `sse: LastEventID "a\nb": contains a NUL, CR or LF`},
+		{"LastEventID with a newline", s("http://h/x", sse.Options{LastEventID: "a\nb"}), `sse: LastEventID "a\nb": contains a control character other than tab, which net/http refuses in a header value`},
 		{"supervisor Cap of a century", s("http://h/x", sse.Options{Supervisor: supervisor.Settings{Backoff: backoff.Config{Cap: century}}}),
 			"sse: Supervisor.Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
 	})

@@ -108,12 +108,19 @@ func (c *Config) validate(sp *Spec) error {
 	return nil
 }
 
-// checkHeader refuses the headers the library sets itself: the first in
-// order, always the same.
+// checkHeader refuses the headers the library sets itself and those
+// net/http would refuse to send at every attempt: the first in order,
+// always the same. A value is a secret: only its name is shown.
 func checkHeader(sp *Spec, h http.Header) error {
 	for _, k := range slices.Sorted(maps.Keys(h)) {
-		if ck := http.CanonicalHeaderKey(k); slices.Contains(sp.Reserved, ck) {
+		ck := http.CanonicalHeaderKey(k)
+		switch {
+		case slices.Contains(sp.Reserved, ck):
 			return opterr.New(sp.Pkg, "Header", ck, "set by the handshake")
+		case !validHeaderName(k):
+			return opterr.New(sp.Pkg, "Header", k, "not a valid header name")
+		case slices.ContainsFunc(h[k], invalidHeaderValue):
+			return opterr.New(sp.Pkg, "Header", ck, "a value holds %s", refusedInValue)
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/internal/opterr"
 	"github.com/redial-go/redial/internal/redact"
 )
@@ -120,7 +121,7 @@ func (c *Core) prepare(ctx context.Context, i int) (*Attempt, error) {
 	if c.BeforeConnect == nil {
 		return a, nil
 	}
-	hookErr := c.BeforeConnect(ctx, u, a.Header) // the attempt's own copies
+	hookErr := callback.Guard("BeforeConnect", func() error { return c.BeforeConnect(ctx, u, a.Header) }) // the attempt's own copies
 	t, err := parseURL(c.Spec, "url", u.String(), c.PublicQuery)
 	if err == nil {
 		err = checkHeader(c.Spec, a.Header)

@@ -207,3 +207,24 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 	defer b.mu.Unlock()
 	return b.Buffer.Write(p)
 }
+
+// TestBeforeConnectPanicIsNamed: a panic in BeforeConnect, which the
+// core's Connect calls, says "BeforeConnect panicked" (it said "Connect
+// panicked"), and Run panics again with the hook's own value.
+func TestBeforeConnectPanicIsNamed(t *testing.T) {
+	type boom struct{ s string }
+	v := &boom{"rotate"}
+	hook := func(context.Context, *url.URL, http.Header) error { panic(v) }
+	s := mustLines(t, "http://127.0.0.1:1/x", httpcore.Config{BeforeConnect: hook}, fast())
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		_ = s.Run(t.Context())
+	}()
+	assert.True(t, got == v, "Run panicked with %v, want the hook's value", got)
+	err := s.Err()
+	assert.ErrorIs(t, err, supervisor.ErrPanicked)
+	assert.Contains(t, err.Error(), "BeforeConnect panicked: &{rotate}")
+	assert.NotRegexp(t, `\bConnect panicked`, err.Error())
+	t.Log(err.Error()[:min(len(err.Error()), 120)])
+}

@@ -26,14 +26,13 @@ const (
 // field means its documented default.
 type Options struct {
 	// TLS, if set, makes every connection TLS (nil: plain TCP), the address's
-	// host being an empty ServerName, as in tcptls. KeepAlive, DisableKeepAlive,
-	// UserTimeout and Resolver say how to dial, as in tcp.Options, with the
-	// same defaults.
-	TLS              *tls.Config
-	KeepAlive        net.KeepAliveConfig
-	DisableKeepAlive bool
-	UserTimeout      time.Duration
-	Resolver         *net.Resolver
+	// host being an empty ServerName, as in tcptls. KeepAlive, UserTimeout
+	// and Resolver say how to dial, as in tcp.Options, with the same
+	// defaults and bounds.
+	TLS         *tls.Config
+	KeepAlive   net.KeepAliveConfig
+	UserTimeout time.Duration
+	Resolver    *net.Resolver
 	// Handlers are the methods the server may call on the client, by name;
 	// each is a func(*rpc2.Client, Args, *Reply) error as rpc2.Client.Handle
 	// takes. They are registered on every new client, before it reads.
@@ -78,10 +77,9 @@ func (o Options) supervisor() supervisor.Options[*rpc2.Client] {
 // dialOptions returns the dial part of o.
 func (o Options) dialOptions() dial.Options {
 	return dial.Options{
-		KeepAlive:        o.KeepAlive,
-		DisableKeepAlive: o.DisableKeepAlive,
-		UserTimeout:      o.UserTimeout,
-		Resolver:         o.Resolver,
+		KeepAlive:   o.KeepAlive,
+		UserTimeout: o.UserTimeout,
+		Resolver:    o.Resolver,
 	}
 }
 

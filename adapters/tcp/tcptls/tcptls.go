@@ -34,10 +34,9 @@ func New(address string, o Options) (*supervisor.Supervisor[net.Conn], error) {
 // dialOptions is tcp.Options's dial part.
 func dialOptions(o Options) dial.Options {
 	return dial.Options{
-		KeepAlive:        o.KeepAlive,
-		DisableKeepAlive: o.DisableKeepAlive,
-		UserTimeout:      o.UserTimeout,
-		Resolver:         o.Resolver,
+		KeepAlive:   o.KeepAlive,
+		UserTimeout: o.UserTimeout,
+		Resolver:    o.Resolver,
 	}
 }
 

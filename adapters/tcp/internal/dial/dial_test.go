@@ -23,13 +23,13 @@ func TestValidateFillsDefaults(t *testing.T) {
 	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 3 * time.Second, Count: 3}, o.KeepAlive)
 	assert.Equal(t, time.Duration(defaultUserTimeout), o.UserTimeout)
 
-	o, err = Options{KeepAlive: net.KeepAliveConfig{Enable: true, Count: 7}}.validate("tcp")
+	o, err = Options{KeepAlive: net.KeepAliveConfig{Count: 7}}.validate("tcp")
 	require.NoError(t, err)
 	assert.Equal(t, net.KeepAliveConfig{Enable: true, Idle: 5 * time.Second, Interval: 3 * time.Second, Count: 7}, o.KeepAlive)
 
-	o, err = Options{DisableKeepAlive: true}.validate("tcp")
+	o, err = Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -1}}.validate("tcp")
 	require.NoError(t, err)
-	assert.Zero(t, o.KeepAlive, "disabled: no defaults filled in")
+	assert.Zero(t, o.KeepAlive, "a negative Idle: off, no defaults filled in, Enable ignored")
 }
 
 func TestCloseOfAConnTheProgramClosedIsNotAnError(t *testing.T) {
@@ -92,6 +92,6 @@ func TestErrorsSayThePackage(t *testing.T) {
 		assert.EqualError(t, err, want)
 		assert.ErrorIs(t, err, opterr.ErrInvalid)
 	}
-	_, err := New("rpc", "h:1", nil, Options{KeepAlive: net.KeepAliveConfig{Enable: true, Idle: -time.Second}}, nil)
-	assert.EqualError(t, err, "rpc: KeepAlive.Idle -1s: negative")
+	_, err := New("rpc", "h:1", nil, Options{KeepAlive: net.KeepAliveConfig{Interval: -time.Second}}, nil)
+	assert.EqualError(t, err, "rpc: KeepAlive.Interval -1s: negative")
 }

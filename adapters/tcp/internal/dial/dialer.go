@@ -40,7 +40,7 @@ func New(pkg, address string, replicas []string, o Options, layer Layer) (*Diale
 			return setUserTimeout(c, ut)
 		},
 	}
-	if o.DisableKeepAlive {
+	if !o.KeepAlive.Enable {
 		nd.KeepAlive = -1
 	}
 	d := &Dialer{addrs: append([]string{address}, replicas...), net: nd, layer: layer}

@@ -1,8 +1,10 @@
 package dial
 
 import (
+	"cmp"
 	"errors"
 	"net"
+	"runtime"
 	"time"
 
 	"github.com/redial-go/redial/internal/opterr"
@@ -23,10 +25,9 @@ const (
 // document them; both have every field, with the same name and type (TLS,
 // where there is one, is a Layer).
 type Options struct {
-	KeepAlive        net.KeepAliveConfig
-	DisableKeepAlive bool
-	UserTimeout      time.Duration
-	Resolver         *net.Resolver
+	KeepAlive   net.KeepAliveConfig
+	UserTimeout time.Duration
+	Resolver    *net.Resolver
 }
 
 // checkAddress reports a bad address as pkg's error about field (the
@@ -49,8 +50,8 @@ func checkAddress(pkg, field, address string) error {
 // validate checks o, reporting errors as pkg's, and returns it with the
 // defaults filled in.
 func (o Options) validate(pkg string) (Options, error) {
-	if o.UserTimeout < 0 {
-		return o, opterr.New(pkg, "UserTimeout", o.UserTimeout, "negative")
+	if err := opterr.Duration(pkg, "UserTimeout", o.UserTimeout); err != nil {
+		return o, err
 	}
 	if err := checkUserTimeout(pkg, o.UserTimeout); err != nil {
 		return o, err
@@ -58,36 +59,42 @@ func (o Options) validate(pkg string) (Options, error) {
 	if o.UserTimeout == 0 {
 		o.UserTimeout = defaultUserTimeout
 	}
-	k, err := keepAlive(pkg, o.KeepAlive, o.DisableKeepAlive)
+	k, err := keepAlive(pkg, o.KeepAlive)
 	o.KeepAlive = k
 	return o, err
 }
 
-// keepAlive checks k and fills in its defaults unless disabled.
-func keepAlive(pkg string, k net.KeepAliveConfig, disabled bool) (net.KeepAliveConfig, error) {
+// keepAlive checks k and fills in its defaults. Enable is ignored: a
+// negative Idle turns keep-alive off (the zero config), as a negative
+// net.Dialer.KeepAlive does. The bounds are the kernel's, so that a value
+// it would refuse at every attempt is an error here.
+func keepAlive(pkg string, k net.KeepAliveConfig) (net.KeepAliveConfig, error) {
+	if k.Idle < 0 {
+		if k.Interval != 0 || k.Count != 0 {
+			return k, opterr.New(pkg, "KeepAlive", nil, "Interval or Count set while Idle is negative (keep-alive off)")
+		}
+		return net.KeepAliveConfig{}, nil
+	}
+	for _, f := range []struct {
+		name, sockopt string
+		d             time.Duration
+	}{{"KeepAlive.Idle", "TCP_KEEPIDLE", k.Idle}, {"KeepAlive.Interval", "TCP_KEEPINTVL", k.Interval}} {
+		if err := opterr.Duration(pkg, f.name, f.d); err != nil {
+			return k, err
+		}
+		if f.d > maxKeepAliveTime {
+			return k, opterr.New(pkg, f.name, f.d, "longer than %v, the most %s takes on %s", maxKeepAliveTime, f.sockopt, runtime.GOOS)
+		}
+	}
 	switch {
-	case k.Idle < 0:
-		return k, opterr.New(pkg, "KeepAlive.Idle", k.Idle, "negative")
-	case k.Interval < 0:
-		return k, opterr.New(pkg, "KeepAlive.Interval", k.Interval, "negative")
 	case k.Count < 0:
 		return k, opterr.New(pkg, "KeepAlive.Count", k.Count, "negative")
-	case disabled && k != (net.KeepAliveConfig{}):
-		return k, opterr.New(pkg, "KeepAlive", nil, "set while DisableKeepAlive is true")
-	case !k.Enable && k != (net.KeepAliveConfig{}):
-		return k, opterr.New(pkg, "KeepAlive", nil, "Idle, Interval or Count set without Enable")
-	case disabled:
-		return k, nil
+	case k.Count > maxKeepAliveCount:
+		return k, opterr.New(pkg, "KeepAlive.Count", k.Count, "more than %d, the most TCP_KEEPCNT takes on %s", maxKeepAliveCount, runtime.GOOS)
 	}
 	k.Enable = true
-	if k.Idle == 0 {
-		k.Idle = DefaultKeepAliveIdle
-	}
-	if k.Interval == 0 {
-		k.Interval = DefaultKeepAliveInterval
-	}
-	if k.Count == 0 {
-		k.Count = DefaultKeepAliveCount
-	}
+	k.Idle = cmp.Or(k.Idle, DefaultKeepAliveIdle)
+	k.Interval = cmp.Or(k.Interval, DefaultKeepAliveInterval)
+	k.Count = cmp.Or(k.Count, DefaultKeepAliveCount)
 	return k, nil
 }

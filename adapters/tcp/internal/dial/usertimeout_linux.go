@@ -19,7 +19,7 @@ func setUserTimeout(c syscall.RawConn, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	ms := int(d.Milliseconds())
+	ms := int((d + time.Millisecond - 1) / time.Millisecond) // 0 would be the kernel's default
 	var serr error
 	if err := c.Control(func(fd uintptr) {
 		serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_TCP, unix.TCP_USER_TIMEOUT, ms)

@@ -105,7 +105,7 @@ func TestSilencedProxyIsInvisibleToTCP(t *testing.T) {
 	proxy := toxitest.New(t, testkit.StartServer(t, testkit.Echo).Addr)
 	s := newTCP(t, proxy.Addr(), tcp.Options{
 		UserTimeout: userTimeout,
-		KeepAlive:   net.KeepAliveConfig{Enable: true, Idle: 50 * time.Millisecond, Interval: 50 * time.Millisecond, Count: 2},
+		KeepAlive:   net.KeepAliveConfig{Idle: 50 * time.Millisecond, Interval: 50 * time.Millisecond, Count: 2},
 	})
 	run(t, s)
 	conn, err := s.Conn(testkit.CtxWait(t))
