@@ -15,9 +15,10 @@
 // is at most half the outage so far, so a client comes back within 1.5
 // times the outage or 4 Base; the first retry after a connection that
 // lived StableAfter waits rand[0, Base); only such a connection resets the
-// backoff. Server hints lengthen waits. Status, Subscribe (a conflating
-// health channel) and a health.Registry tell the program and its probes
-// the truth about the connection.
+// backoff. A server's hint of Base or more is the wait (package admit
+// plans slots with it), a shorter one only lengthens it. Status,
+// Subscribe (a conflating health channel) and a health.Registry tell the
+// program and its probes the truth about the connection.
 //
 // RetryNow cuts a Backoff wait short, ReportSuccess a hint's too; ErrReplaced
 // replaces a connection without a loss. Do runs a function with the live

@@ -21,6 +21,7 @@ type row struct {
 	Left        int     `json:"left"`          // clients not back at the horizon
 	Early       int     `json:"early"`         // attempts before their reserved slot (a hint longer than MaxHint)
 	MaxAccepts  int     `json:"max_accepts_s"` // the most accepts in one second
+	PeakAdmits  int     `json:"peak_admits"`   // connections taken in the busiest window
 }
 
 // writeJSON writes the scenario and its rows.
@@ -43,7 +44,7 @@ func writeJSON(w io.Writer, s scenario, rs []result) error {
 		}
 		out.Rows = append(out.Rows, row{Name: r.Name, Peak: m.peak, PeakUp: int(m.peakAfterUp), PeakUpOver: m.peakAfterUp / (float64(s.Rate) * s.Window.Seconds()),
 			BeyondCap: m.beyondCap, Attempts: r.Attempts, Failed: r.Failed, FailedUp: r.FailedUp, LastBack: last, FinishRatio: m.finishRatio,
-			Left: r.Left, Early: r.Early, MaxAccepts: r.MaxAccepts})
+			Left: r.Left, Early: r.Early, MaxAccepts: r.MaxAccepts, PeakAdmits: m.peakAdmits})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

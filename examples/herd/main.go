@@ -1,7 +1,8 @@
 // Command herd simulates a thundering herd in virtual time: N clients lose
 // their connection at once, the server is down for D and then accepts at
 // most K new connections per second. It runs the real backoff package and
-// the supervisor's real delay rules (internal/policy) for each strategy, prints one table row per
+// the supervisor's real delay rules (internal/policy) for each strategy,
+// and package admit's Planner as the planned row's server, prints one table row per
 // strategy and writes an SVG plot of attempts per 100 ms window.
 //
 // With -replicas R it runs the replica scenario instead: N clients over R

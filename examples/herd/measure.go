@@ -7,6 +7,7 @@ type measures struct {
 	peakAfterUp float64 // attempts in the busiest window once the server is up
 	finishRatio float64 // last client back / ideal finish
 	beyondCap   int     // attempts beyond the capacity per window, summed over the windows once the server is up
+	peakAdmits  int     // connections taken in the busiest window
 }
 
 func measure(s scenario, r result) measures {
@@ -18,6 +19,9 @@ func measure(s scenario, r result) measures {
 			m.peakAfterUp = max(m.peakAfterUp, float64(n))
 			m.beyondCap += max(0, n-int(float64(s.Rate)*s.Window.Seconds()))
 		}
+	}
+	for _, n := range r.Admits {
+		m.peakAdmits = max(m.peakAdmits, n)
 	}
 	if windows := len(r.Hist); windows > 0 {
 		m.peakToMean = float64(m.peak) / (float64(r.Attempts) / float64(windows))

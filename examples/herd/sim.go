@@ -76,6 +76,7 @@ var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 type result struct {
 	Name          string
 	Hist          []int // attempts per Window
+	Admits        []int // connections taken per Window
 	MaxAccepts    int   // the most connections accepted in one second
 	BrokenHints   int   // clients that came at their reserved slot and were still rejected
 	Early         int   // attempts made before their reserved slot (a hint longer than MaxHint) and told to wait on
@@ -161,6 +162,7 @@ func run(name string, s scenario, clients []client, hints, hintsWhileDown bool) 
 		}
 		if up && (onTime || accepted[sec]+reserved[sec] < s.Rate) {
 			accepted[sec]++
+			r.admit(e.at, s.Window)
 			r.MaxAccepts = max(r.MaxAccepts, accepted[sec])
 			r.LastConnected = e.at
 			continue
@@ -227,6 +229,7 @@ func simulateAll(s scenario) ([]result, error) {
 		strategy       backoff.Strategy
 		policy, hints  bool
 		hintsWhileDown bool
+		planned        bool                    // package admit's Planner, once the server is back
 		model          func(scenario) []client // a reference model, not redial code
 	}
 	rows := []row{
@@ -238,7 +241,7 @@ func simulateAll(s scenario) ([]result, error) {
 		{name: "gRPC (1.6x, ±20%)", model: grpcClients},
 		{name: "redial policy", strategy: backoff.Decorrelated, policy: true},
 		{name: "redial + hints", strategy: backoff.Decorrelated, policy: true, hints: true},
-		{name: "redial + planned hints", strategy: backoff.Decorrelated, policy: true, hints: true, hintsWhileDown: true},
+		{name: "redial + planned hints", strategy: backoff.Decorrelated, policy: true, planned: true},
 	}
 	out := make([]result, len(rows))
 	errs := make([]error, len(rows))
@@ -255,6 +258,10 @@ func simulateAll(s scenario) ([]result, error) {
 			cs, err := clientsFor(s, r.strategy, r.policy)
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: %w", r.name, err)
+				return
+			}
+			if r.planned {
+				out[i], errs[i] = runPlanned(r.name, s, cs)
 				return
 			}
 			out[i] = run(r.name, s, cs, r.hints, r.hintsWhileDown)

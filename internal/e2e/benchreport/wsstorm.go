@@ -22,6 +22,8 @@ type herdRow struct {
 	Finish    float64 `json:"finish_ideal"`
 	Left      int     `json:"left"`
 	Early     int     `json:"early"`
+	// PeakAdmits is the busiest window of connections taken.
+	PeakAdmits int `json:"peak_admits"`
 }
 
 type herdRun struct {

@@ -9,6 +9,10 @@
 //     connections a second, the rest answered 503 (wsserver_test.go);
 //     its calibrate step measures the handshakes a second this machine
 //     answers, which examples/herd takes as -service;
+//   - BenchmarkWebSocketAdmit: 2,000 redial WebSocket clients, the server
+//     gone 5 s and then taking 200 a second with package admit's Planner,
+//     with a limit that answers 503 without a hint, and with no admission
+//     (TestWebSocketAdmit runs the planner's at 200 clients, for CI);
 //   - BenchmarkWebSocketMemory: supervised WebSocket connections against
 //     raw coder/websocket ones, memory per connection;
 //   - BenchmarkIdleTCPSupervisors: what a supervisor adds to an idle

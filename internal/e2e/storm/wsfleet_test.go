@@ -32,8 +32,12 @@ func startWSFleet(strategy, url string, n int) *wsFleet {
 	f := &wsFleet{cancel: cancel}
 	for i := range n {
 		switch strategy {
-		case "redial":
-			s, err := websocket.New(url, websocket.Options{})
+		case "redial", "redial-stable2s":
+			var o websocket.Options
+			if strategy == "redial-stable2s" { // a loss after 2 s counts as stable: a test needs no 31 s hold
+				o.Supervisor.StableAfter = 2 * time.Second
+			}
+			s, err := websocket.New(url, o)
 			if err != nil {
 				panic(err) // a constant, valid url
 			}

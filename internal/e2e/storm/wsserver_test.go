@@ -17,6 +17,8 @@ import (
 	"time"
 
 	ws "github.com/coder/websocket"
+
+	"github.com/redial-go/redial/admit"
 )
 
 // The WebSocket storm's server runs in a process of its own (this test
@@ -37,15 +39,20 @@ const wsServerEnv = "REDIAL_STORM_WS_SERVER"
 type wsServer struct {
 	addr string
 
-	mu       sync.Mutex
-	ln       net.Listener
-	srv      *http.Server
-	conns    map[*ws.Conn]struct{}
-	limit    int       // accepts per second; 0: no limit
-	t0       time.Time // when the server went away: seconds count from here
-	accepted map[int64]int
-	hs       []handshake // since t0
-	wg       sync.WaitGroup
+	mu    sync.Mutex
+	ln    net.Listener
+	srv   *http.Server
+	conns map[*ws.Conn]struct{}
+	limit int // accepts per second; 0: no limit
+	// admission is how the server that comes back meets its clients:
+	// "" (limit a second, the rest 503 without a hint), "planned" (package
+	// admit's Handler at limit a second) or "none" (every handshake taken).
+	admission string
+	planner   *admit.Planner
+	t0        time.Time // when the server went away: seconds count from here
+	accepted  map[int64]int
+	hs        []handshake // since t0
+	wg        sync.WaitGroup
 }
 
 // handshake is one upgrade request: when (since t0), and whether it was
@@ -70,10 +77,13 @@ func wsServerMain() {
 	s := &wsServer{conns: map[*ws.Conn]struct{}{}, accepted: map[int64]int{}}
 	addr := "127.0.0.1:0"
 	sc := bufio.NewScanner(os.Stdin)
-	if f := strings.Split(os.Getenv(wsServerEnv), ","); f[0] == "back" && len(f) == 4 {
+	if f := strings.Split(os.Getenv(wsServerEnv), ","); f[0] == "back" && len(f) >= 4 {
 		d, _ := time.ParseDuration(f[2])
 		s.limit, _ = strconv.Atoi(f[3])
 		addr = f[1]
+		if len(f) == 5 {
+			s.admission = f[4]
+		}
 		fmt.Println("ready")
 		if !sc.Scan() {
 			return
@@ -88,6 +98,10 @@ func wsServerMain() {
 		os.Exit(1)
 	}
 	s.addr = ln.Addr().String()
+	if err := s.admit(); err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
 	s.serve(ln)
 	fmt.Println("addr", s.addr)
 	out := bufio.NewWriter(os.Stdout)
@@ -127,7 +141,11 @@ func wsServerMain() {
 }
 
 func (s *wsServer) serve(ln net.Listener) {
-	srv := &http.Server{Handler: http.HandlerFunc(s.handshake), ReadHeaderTimeout: 10 * time.Second}
+	var h http.Handler = http.HandlerFunc(s.handshake)
+	if s.planner != nil {
+		h = s.plannedHandler()
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	s.mu.Lock()
 	s.ln, s.srv = ln, srv
 	s.mu.Unlock()
@@ -140,7 +158,7 @@ func (s *wsServer) handshake(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	at := now.Sub(s.t0)
 	sec := int64(at / time.Second)
-	ok := s.limit == 0 || s.accepted[sec] < s.limit
+	ok := s.limit == 0 || s.admission != "" || s.accepted[sec] < s.limit
 	if ok {
 		s.accepted[sec]++
 	}
@@ -214,7 +232,12 @@ func startWSServer(tb testing.TB) *wsServerProc {
 // down, accepting rate handshakes a second, and waits until it is ready:
 // call back with the time the first one went away.
 func prepareWSServer(tb testing.TB, addr string, down time.Duration, rate int) *wsServerProc {
-	p := execWSServer(tb, fmt.Sprintf("back,%s,%v,%d", addr, down, rate))
+	return prepareWSServerAs(tb, addr, down, rate, "")
+}
+
+// prepareWSServerAs is prepareWSServer with an admission (see wsServer).
+func prepareWSServerAs(tb testing.TB, addr string, down time.Duration, rate int, admission string) *wsServerProc {
+	p := execWSServer(tb, fmt.Sprintf("back,%s,%v,%d,%s", addr, down, rate, admission))
 	if l := p.line(tb); l != "ready" {
 		p.close()
 		tb.Fatalf("storm server: %s", l)

@@ -22,18 +22,24 @@ type wsResult struct {
 	allBack   time.Duration // since the server went away, until the n-th accept; -1 if not all came back
 	overCap   float64       // peak over the capacity per window (rate/10)
 	beyondCap int           // handshakes beyond capacity, summed over the windows after it was back
+	taken     int           // handshakes accepted in the busiest 100 ms window
 }
 
 // wsStorm connects n clients of strategy to a server, holds the
 // connections for stableFor, makes the server go away for down, and waits
 // until all are back (at most limit), then reports.
 func wsStorm(tb testing.TB, strategy string, n, rate int, down, limit, stableFor time.Duration) wsResult {
+	return wsStormAs(tb, strategy, "", n, rate, down, limit, stableFor)
+}
+
+// wsStormAs is wsStorm with the server's admission (see wsServer).
+func wsStormAs(tb testing.TB, strategy, admission string, n, rate int, down, limit, stableFor time.Duration) wsResult {
 	first := startWSServer(tb)
 	f := startWSFleet(strategy, first.url(), n)
 	defer f.stop() // when a wait fails; stopping twice is fine
 	waitFor(tb, func() bool { return first.number(tb, "conns") == n }, 2*time.Minute, "first connections")
 	time.Sleep(stableFor) // the measurement: connections old enough to count as stable
-	back := prepareWSServer(tb, first.addr, down, rate)
+	back := prepareWSServerAs(tb, first.addr, down, rate, admission)
 	t0 := first.die(tb)
 	back.back(tb, t0)
 	waitFor(tb, func() bool { return back.number(tb, "accepts") >= n || time.Since(t0) > limit }, limit+time.Minute, "everyone back")
@@ -45,12 +51,14 @@ func wsStorm(tb testing.TB, strategy string, n, rate int, down, limit, stableFor
 
 func wsFigures(hs []handshake, n, rate int, down time.Duration) wsResult {
 	const window = 100 * time.Millisecond
-	per := map[int64]int{}
+	per, taken := map[int64]int{}, map[int64]int{}
 	var accepts []time.Duration
 	r := wsResult{allBack: -1}
 	for _, h := range hs {
 		per[int64(h.At/window)]++
 		if h.OK {
+			taken[int64(h.At/window)]++
+			r.taken = max(r.taken, taken[int64(h.At/window)])
 			accepts = append(accepts, h.At)
 		} else {
 			r.failed++
