@@ -45,6 +45,11 @@ type PoolOptions struct {
 	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
 	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
+	// WaitForReady makes Do wait for Connected, until its ctx ends, rather
+	// than fail at once (ErrNotReady) while the Pool is not Connected. Off
+	// by default, as in gRPC: a caller in an outage (an HTTP handler) gets
+	// its answer now instead of holding a goroutine until its deadline.
+	WaitForReady bool
 	// Supervisor configures the supervisor; an empty Name becomes
 	// "postgres pool " and the redacted target.
 	Supervisor supervisor.Settings
