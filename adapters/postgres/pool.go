@@ -33,7 +33,9 @@ type PoolOptions struct {
 	PingTimeout time.Duration
 	// Configure, when set, is called once by NewPool with the parsed
 	// config: MaxConns, AfterConnect, a Tracer. Leave MinConns at 0 to
-	// keep the dials of an outage paced by the backoff.
+	// keep the dials of an outage paced by the backoff. With several
+	// hosts the Pool sets PrepareConn (calling Configure's after its own
+	// check), so pgxpool ignores the deprecated BeforeAcquire there.
 	Configure func(*pgxpool.Config)
 	// BeforeConnect, when set, is called before every dial of the pool,
 	// after a BeforeConnect that Configure set, with the copy of the

@@ -77,19 +77,15 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 
 // keepCurrent makes the pool hand out only connections to the current
 // endpoint (one dialed while the attempt that moved it ran is destroyed
-// when acquired), then lets Configure's PrepareConn or BeforeAcquire
-// decide.
+// when acquired), then lets Configure's PrepareConn decide.
 func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
-	prepare, acquire := cfg.PrepareConn, cfg.BeforeAcquire
+	prepare := cfg.PrepareConn
 	cfg.PrepareConn = func(ctx context.Context, conn *pgx.Conn) (bool, error) {
 		if s := sessionOf(conn.PgConn()); s != nil && s.endpoint != int(c.current.Load()) {
 			return false, nil
 		}
-		switch {
-		case prepare != nil:
+		if prepare != nil {
 			return prepare(ctx, conn)
-		case acquire != nil:
-			return acquire(ctx, conn), nil
 		}
 		return true, nil
 	}
