@@ -62,7 +62,7 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 		return c.hooks.call(ctx, c.wake, func(ctx context.Context) error {
 			if configured != nil {
 				if err := configured(ctx, cc); err != nil {
-					t.secrets.add(cc.Password)
+					t.remember(cc.Password)
 					return &hookError{err}
 				}
 			}
