@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -137,6 +138,8 @@ type session struct {
 	dial     pgconn.DialFunc
 	endpoint int         // the endpoint it was steered to; -1: not steered
 	up       atomic.Bool // connected: a dial from now on is a cancel request
+	dialed   atomic.Bool // a first dial was made: one more before up may be a failed startup's cancel request
+	gone     atomic.Bool // the server closed the connection (EOF): its backend has ended
 	cleaning atomic.Bool // a cancel request was dialed: pgconn is closing the connection
 	dropped  atomic.Bool // its Conn or Listener closed it
 }
@@ -147,9 +150,15 @@ type session struct {
 // cleanupGrace, and so does the rest of its cleanup.
 func (s *session) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if !s.up.Load() {
+		if s.dialed.Swap(true) {
+			return s.lazy(ctx, network, addr), nil
+		}
 		return s.d.open(ctx, s.dial, s.d.bound, network, addr, s, false)
 	}
 	s.cleaning.Store(true)
+	if s.gone.Load() {
+		return nil, errNoCancel
+	}
 	bound := s.d.bound
 	if s.condemned() {
 		bound = cleanupGrace
@@ -195,6 +204,8 @@ func sessionOf(pc *pgconn.PgConn) *session {
 		switch c := nc.(type) {
 		case *trackedConn:
 			return c.s
+		case *lazyConn:
+			nc = c.dialedConn()
 		case interface{ NetConn() net.Conn }: // *tls.Conn
 			nc = c.NetConn()
 		default:
@@ -237,6 +248,15 @@ func (c *trackedConn) clamp(t time.Time) time.Time {
 		return lim
 	}
 	return t
+}
+
+// Read notes a server that closed the session's connection.
+func (c *trackedConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err == io.EOF && c.s != nil && !c.cancel {
+		c.s.gone.Store(true)
+	}
+	return n, err
 }
 
 func (c *trackedConn) SetDeadline(t time.Time) error      { return c.Conn.SetDeadline(c.clamp(t)) }
