@@ -9,7 +9,9 @@ import (
 // interrupts is cancelled by a cancel request, and the connection kept,
 // rather than closed, which would make the Conn replace it and readiness
 // follow the program's timeouts. A server that has not answered within
-// cleanupGrace has its connection closed, as pgx's default does at once.
+// DefaultPingTimeout (a loaded one may take a second to serve the cancel,
+// or receive it before the query and run that to its end) has its
+// connection closed, as pgx's default does at once.
 func keepOnCancel(pc *pgconn.PgConn) ctxwatch.Handler {
-	return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: cleanupGrace}
+	return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: DefaultPingTimeout}
 }

@@ -32,7 +32,7 @@ type Conn struct {
 // caller's own deadline or cancellation is no connection error: pgx sends
 // a cancel request and the connection is kept (the health does not follow
 // the program's timeouts); the error then wraps ctx's error too. A
-// connection pgx closed all the same (no answer within a second, or a
+// connection pgx closed all the same (no answer within 3s, or a
 // Configure that set pgx's closing watcher back) is replaced at once
 // (supervisor.ErrReplaced: no Backoff, failure or outage). Otherwise Do
 // returns f's error as is, or why f did not run.

@@ -89,12 +89,12 @@ func (d *dialer) cutAll() {
 	}
 }
 
-// working returns how many connections are up and not being closed,
-// dropped or condemned (pgxpool counts one it is destroying as acquired).
+// working returns how many connections are up and not closed by the
+// server, being closed, dropped or condemned (pgxpool counts one it is destroying as acquired).
 func (d *dialer) working() int {
 	n := 0
 	for _, c := range d.tracked() {
-		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.condemned() {
+		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.gone.Load() && !s.condemned() {
 			n++
 		}
 	}
