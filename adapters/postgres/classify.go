@@ -22,13 +22,13 @@ const DefaultTooManyConnectionsHint = 5 * time.Second
 // package use it with their own secrets, hint and hosts' answers, and with
 // BeforeConnect only 3D000 permanent. Classify(nil) is nil.
 func Classify(err error) error {
-	return classify(err, nil, DefaultTooManyConnectionsHint, false, nil)
+	return classify(err, plain(nil), DefaultTooManyConnectionsHint, false, nil)
 }
 
 // classify is Classify with the secrets, the 53300 hint, whether
 // credentials rotate, and, with several endpoints, their answers: err is
 // the current endpoint's, permanent once every endpoint's last one was.
-func classify(err error, secrets []string, tooMany time.Duration, rotating bool, hosts *answers) error {
+func classify(err error, secrets masker, tooMany time.Duration, rotating bool, hosts *answers) error {
 	if err == nil {
 		return nil
 	}

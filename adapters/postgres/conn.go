@@ -58,6 +58,7 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.BuildContextWatcherHandler = keepOnCancel
 	if o.Configure != nil {
 		o.Configure(cfg)
 	}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 
@@ -27,10 +28,13 @@ type Conn struct {
 // Do waits for a live connection and its turn, and runs f with it once.
 // When f's error is a connection error (IsConnError) or f left the
 // connection closed, it is invalidated; an SQL error keeps it. The
-// caller's own deadline or cancellation is no connection error: pgx
-// closes the connection it interrupted, and Do has it replaced at once
-// (supervisor.ErrReplaced: no Backoff, failure or outage). Do returns f's
-// error as is, or why f did not run.
+// caller's own deadline or cancellation is no connection error: pgx sends
+// a cancel request and the connection is kept (the health does not follow
+// the program's timeouts); the error then wraps ctx's error too. A
+// connection pgx closed all the same (no answer within 3s, or a
+// Configure that set pgx's closing watcher back) is replaced at once
+// (supervisor.ErrReplaced: no Backoff, failure or outage). Otherwise Do
+// returns f's error as is, or why f did not run.
 func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Conn) error) error {
 	for {
 		conn, err := c.sup.Conn(ctx)
@@ -46,6 +50,9 @@ func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Con
 // run runs f with conn in its turn and invalidates conn when f broke it.
 func (c *Conn) run(ctx context.Context, conn *pgx.Conn, f func(ctx context.Context, conn *pgx.Conn) error) error {
 	err := f(ctx, conn)
+	if cancelled(ctx, err) {
+		err = fmt.Errorf("postgres: query cancelled: %w: %w", ctx.Err(), err)
+	}
 	switch closed := conn.IsClosed(); {
 	case callerEnded(ctx, err):
 		if closed {
@@ -97,3 +104,10 @@ func (c *Conn) turnWith(ctx context.Context, conn *pgx.Conn, f func() error) (ra
 // handed out, failed: err is the reason shown in Status. The connection is
 // closed in its turn and dialed again. See supervisor.Supervisor.Invalidate.
 func (c *Conn) Invalidate(conn *pgx.Conn, err error) { c.sup.Invalidate(conn, err) }
+
+// cancelled reports whether err is the server's answer to the cancel
+// request ctx's end made (SQLSTATE 57014), not yet ctx's own error.
+func cancelled(ctx context.Context, err error) bool {
+	var pg *pgconn.PgError
+	return ctx.Err() != nil && !errors.Is(err, ctx.Err()) && errors.As(err, &pg) && pg.Code == "57014"
+}

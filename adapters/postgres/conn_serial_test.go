@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -94,12 +93,12 @@ func TestConnDoWaitsForItsTurnWithItsContext(t *testing.T) {
 }
 
 // TestConnCallerDeadline: a caller's deadline (100ms) interrupts a query
-// of a Conn with the supervisor's default backoff (1s and up). pgx closes
-// that connection, as it does: the Conn has it replaced at once, without a
-// loss (Connected, Connecting, Connected: no Backoff, no failure, no
-// outage), and the next caller's query works on a new backend. With pgx's
-// cancel-request handler (Configure) pgx keeps the connection: then
-// nothing changes, the same backend answers.
+// of a Conn with the supervisor's default backoff (1s and up). By default
+// pgx sends a cancel request and keeps the connection: nothing changes,
+// the same backend answers. With pgx's closing context watcher set back
+// (Configure) pgx closes that connection: the Conn has it replaced at
+// once, without a loss (Connected, Connecting, Connected: no Backoff, no
+// failure, no outage), and the next caller's query works on a new backend.
 func TestConnCallerDeadline(t *testing.T) {
 	interrupt := func(t *testing.T, s *postgres.Conn) error {
 		ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -117,7 +116,11 @@ func TestConnCallerDeadline(t *testing.T) {
 		return pid
 	}
 	t.Run("pgx closes it", func(t *testing.T) {
-		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{})
+		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Configure: func(cfg *pgx.ConnConfig) {
+			cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
+				return &pgconn.DeadlineContextWatcherHandler{Conn: pc.Conn()}
+			}
+		}})
 		require.NoError(t, err)
 		testkit.Run(t, s)
 		before := pid(t, s)
@@ -146,19 +149,16 @@ func TestConnCallerDeadline(t *testing.T) {
 			path[1:], h[3].At.Sub(h[2].At).Round(time.Microsecond), took.Round(time.Millisecond))
 	})
 	t.Run("pgx keeps it", func(t *testing.T) {
-		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{Configure: func(cfg *pgx.ConnConfig) {
-			cfg.BuildContextWatcherHandler = func(pc *pgconn.PgConn) ctxwatch.Handler {
-				return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: 5 * time.Second}
-			}
-		}})
+		s, err := postgres.NewConn(shared.DSN(), postgres.ConnOptions{})
 		require.NoError(t, err)
 		testkit.Run(t, s)
 		before := pid(t, s)
 		rec := testkit.Record(s)
 		err = interrupt(t, s)
-		require.Error(t, err)
+		require.ErrorIs(t, err, context.DeadlineExceeded)
 		var pg *pgconn.PgError
-		assert.True(t, errors.Is(err, context.DeadlineExceeded) || errors.As(err, &pg) && pg.Code == "57014", "%v", err)
+		require.ErrorAs(t, err, &pg)
+		assert.Equal(t, "57014", pg.Code)
 		assert.Equal(t, before, pid(t, s), "the connection pgx kept was replaced")
 		assert.Equal(t, []health.State{health.Connected}, rec.Stop())
 	})

@@ -35,7 +35,7 @@ func defaultConnectTimeout(cfg *pgconn.Config, d time.Duration) {
 func (t target) prepare(ctx context.Context, cfg *pgconn.Config, at int, before beforeConnect, d *dialer) error {
 	if before != nil {
 		err := before(ctx, cfg)
-		t.secrets.add(cfg.Password)
+		t.remember(cfg.Password)
 		if err != nil {
 			return &hookError{err}
 		}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -88,12 +89,12 @@ func (d *dialer) cutAll() {
 	}
 }
 
-// working returns how many connections are up and not being closed,
-// dropped or condemned (pgxpool counts one it is destroying as acquired).
+// working returns how many connections are up and not closed by the
+// server, being closed, dropped or condemned (pgxpool counts one it is destroying as acquired).
 func (d *dialer) working() int {
 	n := 0
 	for _, c := range d.tracked() {
-		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.condemned() {
+		if s := c.s; s != nil && !c.cancel && s.up.Load() && !s.cleaning.Load() && !s.gone.Load() && !s.condemned() {
 			n++
 		}
 	}
@@ -137,6 +138,8 @@ type session struct {
 	dial     pgconn.DialFunc
 	endpoint int         // the endpoint it was steered to; -1: not steered
 	up       atomic.Bool // connected: a dial from now on is a cancel request
+	dialed   atomic.Bool // a first dial was made: one more before up may be a failed startup's cancel request
+	gone     atomic.Bool // the server closed the connection (EOF): its backend has ended
 	cleaning atomic.Bool // a cancel request was dialed: pgconn is closing the connection
 	dropped  atomic.Bool // its Conn or Listener closed it
 }
@@ -147,9 +150,15 @@ type session struct {
 // cleanupGrace, and so does the rest of its cleanup.
 func (s *session) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	if !s.up.Load() {
+		if s.dialed.Swap(true) {
+			return s.lazy(ctx, network, addr), nil
+		}
 		return s.d.open(ctx, s.dial, s.d.bound, network, addr, s, false)
 	}
 	s.cleaning.Store(true)
+	if s.gone.Load() {
+		return nil, errNoCancel
+	}
 	bound := s.d.bound
 	if s.condemned() {
 		bound = cleanupGrace
@@ -195,6 +204,8 @@ func sessionOf(pc *pgconn.PgConn) *session {
 		switch c := nc.(type) {
 		case *trackedConn:
 			return c.s
+		case *lazyConn:
+			nc = c.dialedConn()
 		case interface{ NetConn() net.Conn }: // *tls.Conn
 			nc = c.NetConn()
 		default:
@@ -211,17 +222,17 @@ type trackedConn struct {
 	d      *dialer
 	s      *session // nil outside a session
 	cancel bool     // a cancel request's connection
-	until  atomic.Int64
+	until  atomic.Pointer[time.Time] // the limit, with its monotonic reading; nil: none
 	once   sync.Once
 }
 
 func (c *trackedConn) limit(at time.Time) {
 	for {
 		old := c.until.Load()
-		if old != 0 && old <= at.UnixNano() {
+		if old != nil && !old.After(at) {
 			return
 		}
-		if c.until.CompareAndSwap(old, at.UnixNano()) {
+		if c.until.CompareAndSwap(old, &at) {
 			_ = c.Conn.SetDeadline(at)
 			return
 		}
@@ -229,14 +240,20 @@ func (c *trackedConn) limit(at time.Time) {
 }
 
 func (c *trackedConn) clamp(t time.Time) time.Time {
-	u := c.until.Load()
-	if u == 0 {
-		return t
-	}
-	if lim := time.Unix(0, u); t.IsZero() || t.After(lim) {
-		return lim
+	lim := c.until.Load()
+	if lim != nil && (t.IsZero() || t.After(*lim)) {
+		return *lim
 	}
 	return t
+}
+
+// Read notes a server that closed the session's connection.
+func (c *trackedConn) Read(b []byte) (int, error) {
+	n, err := c.Conn.Read(b)
+	if err == io.EOF && c.s != nil && !c.cancel {
+		c.s.gone.Store(true)
+	}
+	return n, err
 }
 
 func (c *trackedConn) SetDeadline(t time.Time) error      { return c.Conn.SetDeadline(c.clamp(t)) }

@@ -41,7 +41,9 @@
 //
 // IsConnError tells an error that broke the connection from an SQL error:
 // Conn.Do invalidates, and Pool.Do makes the Pool Backoff, only then. A
-// caller's own deadline or cancellation is never a connection loss.
+// caller's own deadline or cancellation is never a connection loss: a
+// Conn cancels the query and keeps its connection. While a Pool is not
+// Connected its Do dials nothing (ErrNotReady, or PoolOptions.WaitForReady).
 //
 // # Credentials and secrets
 //

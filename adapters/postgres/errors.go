@@ -46,7 +46,7 @@ func SafeError(err error) error {
 			secrets = append(secrets, fragments(e.ConnString)...)
 		}
 	})
-	return scrub(err, secrets)
+	return scrub(err, plain(secrets))
 }
 
 // hookError is a BeforeConnect's error: it may quote the credentials it
@@ -62,12 +62,12 @@ func (e *hookError) Unwrap() error { return e.err }
 // as it is; otherwise an error with the masked text whose chain keeps,
 // for every end of err's tree, what holds no secret (safeParts: Classify
 // must still see each host's answer), and the backoff marks.
-func scrub(err error, secrets []string) error {
+func scrub(err error, secrets masker) error {
 	if err == nil {
 		return nil
 	}
 	text := err.Error()
-	masked := redact.Text(text, secrets...)
+	masked := secrets.Text(text)
 	var ce *pgconn.ConnectError
 	var pe *pgconn.ParseConfigError
 	var he *hookError
@@ -94,12 +94,12 @@ var kept = []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUne
 // error and the kept errors as they are; a TLS try within one answer as a
 // stepError; and for anything else its masked text only, so that it still
 // counts as an answer that is not a server's.
-func safeParts(err error, secrets []string, out []error) []error {
+func safeParts(err error, secrets masker, out []error) []error {
 	switch e := err.(type) {
 	case *pgconn.PgError:
 		c := *e
 		for _, f := range []*string{&c.Message, &c.Detail, &c.Hint, &c.Where, &c.InternalQuery} {
-			*f = redact.Text(*f, secrets...)
+			*f = secrets.Text(*f)
 		}
 		return append(out, &c)
 	case *net.OpError, *net.DNSError, syscall.Errno:
@@ -113,7 +113,7 @@ func safeParts(err error, secrets []string, out []error) []error {
 		if es := u.Unwrap(); len(es) > 0 {
 			for _, e := range es {
 				if tlsStep(e) {
-					out = append(out, &stepError{redact.Scrubbed(redact.Text(e.Error(), secrets...), safeParts(e, secrets, nil)...)})
+					out = append(out, &stepError{redact.Scrubbed(secrets.Text(e.Error()), safeParts(e, secrets, nil)...)})
 					continue
 				}
 				out = safeParts(e, secrets, out)
@@ -125,7 +125,7 @@ func safeParts(err error, secrets []string, out []error) []error {
 			return safeParts(e, secrets, out)
 		}
 	}
-	return append(out, redact.Scrubbed(redact.Text(err.Error(), secrets...)))
+	return append(out, redact.Scrubbed(secrets.Text(err.Error())))
 }
 
 // oneLine puts pgx's tries, one a line, on one line separated by "; ".

@@ -281,8 +281,9 @@ func TestTooManyConnectionsRestsOnlyThatHost(t *testing.T) {
 // TestPoolDropsADialThatStraddledAFailover: a dial that began before the
 // Pool failed over (its BeforeConnect ran while the first host was the
 // current one) ends with a connection to the first host, which still
-// answers. The pool does not use it: the query that waited for it runs
-// on the second host.
+// answers. The pool does not use it: the query that waited for it (with
+// WaitForReady) waits for the Pool Connected again and runs on the second
+// host.
 func TestPoolDropsADialThatStraddledAFailover(t *testing.T) {
 	t.Parallel()
 	first := rejecting
@@ -299,7 +300,7 @@ func TestPoolDropsADialThatStraddledAFailover(t *testing.T) {
 		}
 		return nil
 	}
-	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{BeforeConnect: hook, PingInterval: time.Minute,
+	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{BeforeConnect: hook, PingInterval: time.Minute, WaitForReady: true,
 		Supervisor: supervisor.Settings{Backoff: fast, FailoverSpread: spread}})
 	require.NoError(t, err)
 	testkit.Run(t, p)

@@ -47,7 +47,7 @@ func nameOf(kind string, cfg *pgconn.Config, secrets []string) string {
 // as cfg; rotating says BeforeConnect is set.
 func newTarget(kind, dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
-	t := target{secrets: newSecretSet(secrets), name: nameOf(kind, cfg, secrets), tooMany: tooMany, rotating: rotating,
+	t := target{secrets: redact.NewSet(redact.Target{}.With(secrets...)), name: nameOf(kind, cfg, secrets), tooMany: tooMany, rotating: rotating,
 		hosts: endpointsOf(cfg, secrets)}
 	if len(t.hosts) > 1 {
 		t.answers = newAnswers(len(t.hosts))

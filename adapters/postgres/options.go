@@ -6,6 +6,7 @@ import (
 
 	"github.com/redial-go/redial/internal/adapt"
 	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -16,7 +17,7 @@ const pkg = "postgres"
 // Name, the 53300 hint, whether BeforeConnect rotates the credentials,
 // and, with several hosts, the endpoints and their last answers.
 type target struct {
-	secrets  *secretSet
+	secrets  *redact.Set
 	name     string
 	tooMany  time.Duration
 	rotating bool
@@ -39,10 +40,14 @@ func checkHint(d time.Duration) (time.Duration, error) {
 // Classify is the package's Classify with t's secrets, hint, rotation and
 // hosts' answers; the program's runs after it.
 func (t target) classify(err error) error {
-	return classify(err, t.secrets.all(), t.tooMany, t.rotating, t.answers)
+	return classify(err, t.secrets, t.tooMany, t.rotating, t.answers)
 }
 
-func (t target) scrub(err error) error { return scrub(err, t.secrets.all()) }
+func (t target) scrub(err error) error { return scrub(err, t.secrets) }
+
+// remember adds a password BeforeConnect set to the secrets (the last
+// redact.Recent are kept).
+func (t target) remember(password string) { t.secrets.Remember(redact.Target{}.With(password)) }
 
 // newSupervisor builds the supervisor of c, with classify (t's by
 // default) before the program's.
@@ -50,7 +55,7 @@ func newSupervisor[C comparable](t target, classify func(error) error, c supervi
 	if classify == nil {
 		classify = t.classify
 	}
-	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: classify}, c, o)
+	return adapt.New(adapt.Spec{Pkg: pkg, Name: t.name, Classify: classify, Set: t.secrets}, c, o)
 }
 
 // lifecycle is what Conn, Listener and Pool offer of their supervisor:

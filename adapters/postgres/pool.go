@@ -34,7 +34,9 @@ type PoolOptions struct {
 	PingTimeout time.Duration
 	// Configure, when set, is called once by NewPool with the parsed
 	// config: MaxConns, AfterConnect, a Tracer. Leave MinConns at 0 to
-	// keep the dials of an outage paced by the backoff.
+	// keep the dials of an outage paced by the backoff. With several
+	// hosts the Pool sets PrepareConn (calling Configure's after its own
+	// check), so pgxpool ignores the deprecated BeforeAcquire there.
 	Configure func(*pgxpool.Config)
 	// BeforeConnect, when set, is called before every dial of the pool,
 	// after a BeforeConnect that Configure set, with the copy of the
@@ -46,6 +48,11 @@ type PoolOptions struct {
 	// TooManyConnectionsHint is the shortest wait after a 53300 refusal;
 	// 0 means DefaultTooManyConnectionsHint (5s).
 	TooManyConnectionsHint time.Duration
+	// WaitForReady makes Do wait for Connected, until its ctx ends, rather
+	// than fail at once (ErrNotReady) while the Pool is not Connected. Off
+	// by default, as in gRPC: a caller in an outage (an HTTP handler) gets
+	// its answer now instead of holding a goroutine until its deadline.
+	WaitForReady bool
 	// Supervisor configures the supervisor; an empty Name becomes
 	// "postgres pool " and the redacted target.
 	Supervisor supervisor.Settings

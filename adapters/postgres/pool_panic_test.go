@@ -14,64 +14,49 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // TestPoolHookPanicOutsideAnAttempt: BeforeConnect panics on a dial that
 // pgxpool makes for a query, on its own goroutine, while the Pool is
-// Connected or waits an hour in Backoff. The query fails with an error
-// wrapping supervisor.ErrPanicked, the Pool is Failed with it at once, and
-// Run panics with the value.
+// Connected. The query fails with an error wrapping supervisor.ErrPanicked,
+// the Pool is Failed with it at once, and Run panics with the value. (In
+// Backoff, Do dials no more: only the supervisor's attempts call the hook.)
 func TestPoolHookPanicOutsideAnAttempt(t *testing.T) {
-	for _, inBackoff := range []bool{false, true} {
-		name := "connected"
-		if inBackoff {
-			name = "in backoff"
-		}
-		t.Run(name, func(t *testing.T) {
-			var panicking atomic.Bool
-			v := errors.New("the hook's panic value")
-			p, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{
-				PingInterval: time.Hour,
-				BeforeConnect: func(context.Context, *pgconn.Config) error {
-					if panicking.Load() {
-						panic(v)
-					}
-					return nil
-				},
-				Supervisor: supervisor.Settings{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Hour, Cap: time.Hour}},
-			})
-			require.NoError(t, err)
-			runCtx, stopRun := context.WithCancel(context.Background())
-			t.Cleanup(stopRun)
-			panicked := make(chan any, 1)
-			go func() {
-				defer func() { panicked <- recover() }()
-				_ = p.Run(runCtx)
-			}()
-			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			pool, err := p.Sup().Conn(ctx)
-			require.NoError(t, err)
-			if inBackoff {
-				p.Sup().Invalidate(pool, errors.New("test: lost"))
-				testkit.WaitStatus(t, p, 10*time.Second, "an hour's backoff", func(st health.Status) bool {
-					return st.State == health.Backoff && time.Until(st.NextAttempt) > 30*time.Minute
-				})
+	var panicking atomic.Bool
+	v := errors.New("the hook's panic value")
+	p, err := postgres.NewPool(shared.DSN(), postgres.PoolOptions{
+		PingInterval: time.Hour,
+		BeforeConnect: func(context.Context, *pgconn.Config) error {
+			if panicking.Load() {
+				panic(v)
 			}
-			panicking.Store(true)
-			pool.Reset() // the next query dials
-			err = p.Do(ctx, selectOne)
-			assert.ErrorIs(t, err, supervisor.ErrPanicked)
-			select {
-			case got := <-panicked:
-				assert.Equal(t, v, got, "Run's panic")
-			case <-ctx.Done():
-				t.Fatal("Run did not panic")
-			}
-			assert.ErrorIs(t, p.Err(), supervisor.ErrPanicked)
-			assert.Equal(t, health.Failed, p.Status().State)
-		})
+			return nil
+		},
+		Supervisor: supervisor.Settings{Backoff: backoff.Config{Strategy: backoff.Exponential, Base: time.Hour, Cap: time.Hour}},
+	})
+	require.NoError(t, err)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	t.Cleanup(stopRun)
+	panicked := make(chan any, 1)
+	go func() {
+		defer func() { panicked <- recover() }()
+		_ = p.Run(runCtx)
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	pool, err := p.Sup().Conn(ctx)
+	require.NoError(t, err)
+	panicking.Store(true)
+	pool.Reset() // the next query dials
+	err = p.Do(ctx, selectOne)
+	assert.ErrorIs(t, err, supervisor.ErrPanicked)
+	select {
+	case got := <-panicked:
+		assert.Equal(t, v, got, "Run's panic")
+	case <-ctx.Done():
+		t.Fatal("Run did not panic")
 	}
+	assert.ErrorIs(t, p.Err(), supervisor.ErrPanicked)
+	assert.Equal(t, health.Failed, p.Status().State)
 }

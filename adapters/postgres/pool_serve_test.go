@@ -220,38 +220,75 @@ func TestPoolCallerDeadlineIsNotALoss(t *testing.T) {
 	assert.EqualValues(t, 1, p.Status().Connects)
 }
 
-// TestPoolIsReadyAtTheFirstQueryThatWorks: a Pool whose first attempt a
+// TestPoolDoDoesNotDialWhileNotConnected: a Pool whose first attempt a
 // full server refused with 53300 waits that hint (a minute here) in
-// Backoff. A slot frees and a query through Do works: proof that the
-// database serves, so the Pool is Connected again at once (one ping), not
-// at the hint's end.
-func TestPoolIsReadyAtTheFirstQueryThatWorks(t *testing.T) {
+// Backoff. Do fails at once, without a dial (the server's log of refused
+// logins does not grow), with an error wrapping ErrNotReady and the
+// refusal; with WaitForReady it waits until its ctx ends instead.
+func TestPoolDoDoesNotDialWhileNotConnected(t *testing.T) {
 	t.Parallel()
 	const hint = time.Minute
 	c := pgtest.Start(t, pgtest.Options{Settings: map[string]string{"max_connections": "2", "superuser_reserved_connections": "0"}})
-	held := c.Connect(t)
 	c.Connect(t)
-	p, err := postgres.NewPool(c.DSN("application_name", "proven"), postgres.PoolOptions{
-		TooManyConnectionsHint: hint, Supervisor: supervisor.Settings{Backoff: fast}})
+	c.Connect(t)
+	r := startRelay(t, c.Addr())
+	dsn := c.DSNVia(r.Addr, "application_name", "not-ready", "sslmode", "disable")
+	for _, wait := range []bool{false, true} {
+		p, err := postgres.NewPool(dsn, postgres.PoolOptions{TooManyConnectionsHint: hint, WaitForReady: wait,
+			Supervisor: supervisor.Settings{Backoff: fast}})
+		require.NoError(t, err)
+		testkit.Run(t, p)
+		refused := testkit.WaitStatus(t, p, 10*time.Second, "a 53300 refusal", testkit.InState(health.Backoff))
+		require.ErrorContains(t, refused.Err, "53300")
+		accepts := r.Accepts.Load()
+		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+		began := time.Now()
+		for range 20 {
+			err = p.Do(ctx, selectOne)
+			if wait {
+				require.ErrorIs(t, err, context.DeadlineExceeded)
+				break
+			}
+			require.ErrorIs(t, err, postgres.ErrNotReady)
+			var pg *pgconn.PgError
+			require.ErrorAs(t, err, &pg, "the last error: %v", err)
+			assert.Equal(t, "53300", pg.Code)
+		}
+		took := time.Since(began)
+		cancel()
+		assert.Equal(t, accepts, r.Accepts.Load(), "WaitForReady %v: Do dialed in Backoff", wait)
+		if !wait {
+			assert.Less(t, took, 100*time.Millisecond, "20 calls did not fail at once")
+		}
+		assert.Equal(t, health.Backoff, p.Status().State)
+	}
+}
+
+// TestPoolWaitForReady: with WaitForReady a Do made in an outage waits
+// and runs once the Pool is Connected again.
+func TestPoolWaitForReady(t *testing.T) {
+	r := startRelay(t, shared.Addr())
+	p, err := postgres.NewPool(shared.DSNVia(r.Addr, "application_name", "wait-for-ready", "sslmode", "disable"),
+		postgres.PoolOptions{WaitForReady: true, Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
 	testkit.Run(t, p)
-	refused := testkit.WaitStatus(t, p, 10*time.Second, "a 53300 refusal", testkit.InState(health.Backoff))
-	require.ErrorContains(t, refused.Err, "53300")
-	require.GreaterOrEqual(t, refused.NextAttempt.Sub(refused.Since), hint-time.Second, "the hint set the wait")
-
-	require.NoError(t, held.Close(t.Context())) // a slot frees once its backend has exited
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	for err := p.Do(ctx, selectOne); err != nil; err = p.Do(ctx, selectOne) {
-		var pg *pgconn.PgError
-		require.ErrorAs(t, err, &pg, "a query failed otherwise: %v", err)
-		require.Equal(t, "53300", pg.Code)
+	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
+	r.Cut()
+	require.Error(t, p.Do(t.Context(), selectOne), "the query over the cut connection")
+	testkit.WaitStatus(t, p, 10*time.Second, "backoff", testkit.InState(health.Backoff))
+	done := make(chan error, 1)
+	go func() { done <- p.Do(t.Context(), selectOne) }()
+	select {
+	case err := <-done:
+		t.Fatalf("Do returned in an outage: %v", err)
+	case <-time.After(300 * time.Millisecond):
 	}
-	worked := time.Now()
-	testkit.WaitStatus(t, p, 10*time.Second, "ready again", testkit.InState(health.Connected))
-	ready := connectedAt(t, p.History(), "")
-	t.Logf("ready again %v after the first query that worked (the hint's wait had %v left)",
-		ready.Sub(worked).Round(time.Microsecond), refused.NextAttempt.Sub(worked).Round(time.Millisecond))
-	assert.True(t, ready.Before(refused.NextAttempt), "ready only at the hint's end")
-	assert.EqualValues(t, 1, p.Status().Connects)
+	r.Heal()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(20 * time.Second):
+		t.Fatal("Do still waits after the Pool was Connected again")
+	}
+	assert.Equal(t, health.Connected, p.Status().State)
 }

@@ -31,12 +31,21 @@ type poolConnector struct {
 	started           atomic.Bool   // Run was called
 	closed            sync.Once
 	proven            func() // the supervisor's ReportSuccess: wakes a Backoff wait
-	hooks             hookRunner
+	waitForReady      bool
+	serve             struct {
+		sync.Mutex
+		ctx    context.Context // ends when the pool Connected last is found lost
+		cancel context.CancelFunc
+	}
+	now   context.Context // ended: the supervisor's Conn with it returns at once
+	hooks hookRunner
 }
 
 func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
 	defaultConnectTimeout(&cfg.ConnConfig.Config, min(connectTimeout(o.Supervisor.ConnectTimeout), o.PingTimeout))
-	c := &poolConnector{cfg: cfg, t: t, interval: o.PingInterval, timeout: o.PingTimeout,
+	now, end := context.WithCancel(context.Background())
+	end()
+	c := &poolConnector{cfg: cfg, t: t, interval: o.PingInterval, timeout: o.PingTimeout, waitForReady: o.WaitForReady, now: now,
 		dials: newDialer(&cfg.ConnConfig.Config), made: make(chan struct{}), suspect: make(chan struct{}, 1),
 		hooks: hookRunner{bound: cfg.ConnConfig.ConnectTimeout, crashed: make(chan struct{})}}
 	before, configured := o.BeforeConnect, cfg.BeforeConnect
@@ -53,7 +62,7 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 		return c.hooks.call(ctx, c.wake, func(ctx context.Context) error {
 			if configured != nil {
 				if err := configured(ctx, cc); err != nil {
-					t.secrets.add(cc.Password)
+					t.remember(cc.Password)
 					return &hookError{err}
 				}
 			}
@@ -68,19 +77,15 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 
 // keepCurrent makes the pool hand out only connections to the current
 // endpoint (one dialed while the attempt that moved it ran is destroyed
-// when acquired), then lets Configure's PrepareConn or BeforeAcquire
-// decide.
+// when acquired), then lets Configure's PrepareConn decide.
 func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
-	prepare, acquire := cfg.PrepareConn, cfg.BeforeAcquire
+	prepare := cfg.PrepareConn
 	cfg.PrepareConn = func(ctx context.Context, conn *pgx.Conn) (bool, error) {
 		if s := sessionOf(conn.PgConn()); s != nil && s.endpoint != int(c.current.Load()) {
 			return false, nil
 		}
-		switch {
-		case prepare != nil:
+		if prepare != nil {
 			return prepare(ctx, conn)
-		case acquire != nil:
-			return acquire(ctx, conn), nil
 		}
 		return true, nil
 	}
@@ -101,7 +106,29 @@ func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 		return nil, err
 	}
 	c.t.answers.ok()
+	c.serve.Lock()
+	c.serve.ctx, c.serve.cancel = context.WithCancel(context.Background())
+	c.serve.Unlock()
 	return c.pool, nil
+}
+
+// serving returns the ctx that ends when the pool is found lost.
+func (c *poolConnector) serving() context.Context {
+	c.serve.Lock()
+	defer c.serve.Unlock()
+	if c.serve.ctx == nil {
+		return c.now
+	}
+	return c.serve.ctx
+}
+
+// lost ends serving's ctx: the pool was found lost.
+func (c *poolConnector) lost() {
+	c.serve.Lock()
+	defer c.serve.Unlock()
+	if c.serve.cancel != nil {
+		c.serve.cancel()
+	}
 }
 
 // connectTo makes endpoint i the one the pool dials, resetting the pool
@@ -128,6 +155,7 @@ func (c *poolConnector) ConnectTo(ctx context.Context, i int) (*pgxpool.Pool, er
 // Close drops every connection of a pool found lost: idle ones now, those
 // in use when released; the cleanups under way get cleanupGrace.
 func (c *poolConnector) Close(p *pgxpool.Pool) error {
+	c.lost()
 	p.Reset()
 	c.dials.condemn()
 	return nil
