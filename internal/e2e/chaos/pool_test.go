@@ -90,12 +90,31 @@ func (s *poolSubject) work(ctx context.Context, wg *sync.WaitGroup) {
 
 // roundTrip runs one query on the pool.
 func (s *poolSubject) roundTrip(ctx context.Context) error {
-	pool, err := s.p.Conn(ctx)
+	trip, release, err := s.acquire(ctx)
 	if err != nil {
 		return err
 	}
-	var one int
-	return pool.QueryRow(ctx, "SELECT 1").Scan(&one)
+	defer release()
+	return trip(ctx)
+}
+
+// acquire takes a pooled connection for a round trip, logging one in when
+// none is idle (the worker and the pinger may hold both): that login is
+// the pool growing, not the connection its Status describes, and a SCRAM
+// login under -race on two busy cores took 725ms, most of rtTimeout.
+func (s *poolSubject) acquire(ctx context.Context) (trip func(context.Context) error, release func(), err error) {
+	pool, err := s.p.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(ctx context.Context) error {
+		var one int
+		return conn.QueryRow(ctx, "SELECT 1").Scan(&one)
+	}, conn.Release, nil
 }
 
 // fence: a pool has no sequence.
