@@ -183,10 +183,8 @@ func feedWith(t *testing.T, first func(http.ResponseWriter, *http.Request) bool)
 }
 
 func (s *server) url(path string) string { return s.URL(path) }
-func (s *server) stop()                  { s.Stop() }
-func (s *server) restart()               { s.Restart() }
 
-// accept upgrades r and tracks the connection so that stop can drop it.
+// accept upgrades r and tracks the connection so that Stop can drop it.
 func (s *server) accept(w http.ResponseWriter, r *http.Request, o acceptOpts) peer {
 	p, err := s.im.accept(w, r, o)
 	if err != nil || !s.Track(p) {

@@ -16,17 +16,6 @@ import (
 	"github.com/redial-go/redial/internal/testkit"
 )
 
-// secrets are the credentials of the tests below; none may be shown
-// anywhere: SECRET123 in the url's query, HDR-s3cret in a header the
-// program set, ROT-s3cret-N in what BeforeConnect sets.
-var secrets = []string{"SECRET123", "HDR-s3cret", "PW-s3cret", "ROT-s3cret"}
-
-// echo is what a careless server sends back: the request's url and
-// credentials.
-func echo(r *http.Request) string {
-	return "no route for " + r.URL.String() + " key " + r.Header.Get("X-Api-Key") + " auth " + r.Header.Get("Authorization")
-}
-
 // Issue 19, defect 3: what the program gave is masked however the server
 // echoes it: a part of a Cookie (sid=...), a token an earlier BeforeConnect
 // call set, and the hook's own error, which names that token.

@@ -45,10 +45,8 @@ func feedWith(t *testing.T, first func(http.ResponseWriter, *http.Request) bool)
 }
 
 func (s *server) url(path string) string { return s.URL(path) }
-func (s *server) stop()                  { s.Stop() }
-func (s *server) restart()               { s.Restart() }
 
-// accept upgrades r and tracks the connection so that stop can drop it.
+// accept upgrades r and tracks the connection so that Stop can drop it.
 func (s *server) accept(w http.ResponseWriter, r *http.Request) *websocket.Conn {
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil || !s.Track(c) {
