@@ -80,7 +80,9 @@ go version
 failed=()
 for mod in $(git ls-files go.mod '*/go.mod' | grep -v '/testdata/' | xargs -n1 dirname | sort -u); do
 	echo "test.sh: module ${mod}"
-	(cd "$mod" && go vet ./... && go test -race -count=1 "$@" ./...) || failed+=("$mod")
+	# -timeout: go test's default 10 minutes per package binary is near what
+	# adapters/amqp takes at load 15 (400s: broker boots, rabbitmqctl VMs).
+	(cd "$mod" && go vet ./... && go test -race -count=1 -timeout=30m "$@" ./...) || failed+=("$mod")
 	(cd "$mod" && go run "$staticcheck" ./...) || failed+=("$mod (staticcheck)")
 done
 if [ ${#failed[@]} -gt 0 ]; then
