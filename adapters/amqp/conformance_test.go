@@ -36,7 +36,9 @@ import (
 // would push the loss out of the History the case reads (64
 // transitions). restart_test.go kills the broker itself.
 // BeforeConnect's credential becomes alice's password, as a token
-// service's would.
+// service's would. Passwords, limits and closes go through erl_call
+// (rabbittest.Eval): a rabbitmqctl run took 4-8s at load 12, past the
+// cases' ConnectTimeout, and the suite past go test's 10 minutes.
 func TestConformance(t *testing.T) {
 	b := rabbit.Get(t)
 	b.Ctl(t, "add_user", conformance.User, "initial")
@@ -151,7 +153,14 @@ func mustParse(raw string) *url.URL {
 }
 
 func (s *rabbitServer) setPassword(password string) {
-	s.b.Ctl(s.t, "change_password", conformance.User, password)
+	s.must(s.b.SetPassword(conformance.User, password))
+}
+
+// must fails the case on err.
+func (s *rabbitServer) must(err error) {
+	if err != nil {
+		s.t.Fatal(err)
+	}
 }
 
 // beforeConnect calls f and makes the credential it returns alice's
@@ -165,7 +174,7 @@ func (s *rabbitServer) beforeConnect(f func(context.Context) (string, error)) fu
 		if err != nil {
 			return err
 		}
-		if _, err := s.b.TryCtl("change_password", conformance.User, tok); err != nil {
+		if err := s.b.SetPassword(conformance.User, tok); err != nil {
 			return errors.New("the token service is down") // the broker is, and the attempt fails anyway
 		}
 		u.User = url.UserPassword(conformance.User, tok)
@@ -202,7 +211,7 @@ func (s *rabbitServer) Serve() {
 		s.relay.Restart()
 	}
 	if limited {
-		s.b.Ctl(s.t, "clear_user_limits", conformance.User, "all")
+		s.must(s.b.ClearUserLimits(conformance.User))
 	}
 	if redeclared {
 		s.admin(func(ch *amqp091.Channel) error { _, err := ch.QueueDelete(s.queue, false, false, false); return err })
@@ -214,7 +223,7 @@ func (s *rabbitServer) Refuse(permanent bool) {
 	defer s.mu.Unlock()
 	if !permanent {
 		s.limited = true
-		s.b.Ctl(s.t, "set_user_limits", conformance.User, `{"max-connections": 0}`)
+		s.must(s.b.SetUserLimits(conformance.User, `{"max-connections": 0}`))
 		return
 	}
 	s.redeclared = true
@@ -239,7 +248,7 @@ func (s *rabbitServer) Close() {
 		}
 	}
 	s.mu.Unlock()
-	s.b.Ctl(s.t, "close_all_connections", "-p", "/", reason)
+	s.must(s.b.CloseAllConnections(reason))
 }
 
 func (s *rabbitServer) Kill() {

@@ -43,6 +43,7 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 	require.NoError(t, err)
 	rec := testkit.Record(p)
 
+	late := testkit.MeasureLateness(t)
 	var failed time.Time
 	err = p.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error {
 		require.NoError(t, selectOne(ctx, conn))
@@ -55,7 +56,9 @@ func TestPoolDoLosesThePoolOnAConnectionError(t *testing.T) {
 	require.True(t, postgres.IsConnError(err), "a restart ends the session: %v", err)
 	st := testkit.WaitStatus(t, p, 5*time.Second, "backoff", func(st health.Status) bool { return st.State != health.Connected })
 	assert.Equal(t, health.Backoff, st.State)
-	assert.Less(t, st.Since.Sub(failed), 100*time.Millisecond, "the Pool left Connected %v after the query failed", st.Since.Sub(failed))
+	// The Invalidate's hand-over to the supervisor and its publishing wake
+	// up as late as the machine makes them.
+	assert.Less(t, st.Since.Sub(failed), late.Bound(0, 100*time.Millisecond, 2), "the Pool left Connected %v after the query failed", st.Since.Sub(failed))
 	assert.ErrorContains(t, st.Err, err.Error(), "the lost reason is the query's error")
 	testkit.WaitStatus(t, p, 10*time.Second, "connected again", testkit.InState(health.Connected))
 	assert.Equal(t, []health.State{health.Backoff, health.Connecting, health.Connected}, rec.Stop()[1:])
@@ -120,6 +123,7 @@ func TestPoolDoKeepsTheHealthOnOtherErrors(t *testing.T) {
 // readiness lagged behind the queries, each way.
 func TestPoolReadinessFollowsTheQueriesAcrossAStop(t *testing.T) {
 	t.Parallel()
+	late := testkit.MeasureLateness(t)
 	c := pgtest.Start(t, pgtest.Options{})
 	p, err := postgres.NewPool(c.DSN("application_name", "pool-readiness"), postgres.PoolOptions{
 		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: time.Second, Cap: 2 * time.Second}},
@@ -187,7 +191,7 @@ func TestPoolReadinessFollowsTheQueriesAcrossAStop(t *testing.T) {
 	}
 	t.Logf("readiness 503 %v after the first failing query; 200 %v before the first query that worked",
 		left.Since.Sub(firstFail).Round(time.Millisecond), firstOK.Sub(ready.Since).Round(time.Microsecond))
-	assert.Less(t, left.Since.Sub(firstFail), 100*time.Millisecond, "readiness stayed 200 while queries failed")
+	assert.Less(t, left.Since.Sub(firstFail), late.Bound(0, 100*time.Millisecond, 2), "readiness stayed 200 while queries failed") // as in TestPoolDoLosesThePool...
 	assert.False(t, ready.Since.After(firstOK), "a query worked %v before readiness was 200 again", ready.Since.Sub(firstOK))
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,9 +182,11 @@ func secretsCallbacks(t testing.TB, h Harness) {
 	secrets := NewSecrets()
 	o := defaults(&logs)
 	o.Secrets = secrets
-	calls := 0 // BeforeConnect and OnConnect run one at a time
+	// An attempt abandoned at ConnectTimeout leaves its callback running
+	// beside the next attempt's: the counts are atomic.
+	var calls, subscribed atomic.Int64
 	o.BeforeConnect = func(context.Context) (string, error) {
-		if calls++; calls == 2 {
+		if calls.Add(1) == 2 {
 			return "", fmt.Errorf("token refresh failed: %s was revoked", secrets.Tokens()[0])
 		}
 		return secrets.Token(), nil
@@ -191,9 +194,8 @@ func secretsCallbacks(t testing.TB, h Harness) {
 	failures := uint64(2) // the refused first attempt, BeforeConnect's
 	if h.has("on-connect") {
 		failures++
-		subscribed := 0
 		o.OnConnect = func(context.Context) error {
-			if subscribed++; subscribed == 1 {
+			if subscribed.Add(1) == 1 {
 				tokens := secrets.Tokens()
 				return fmt.Errorf("subscribe: token %s not accepted", tokens[len(tokens)-1])
 			}
@@ -331,6 +333,7 @@ func orderFailed(t testing.TB, h Harness) {
 	late, unsubLate := r.c.Subscribe()
 	defer unsubLate()
 	st, open := <-late
+	assert.True(t, open, "a late subscriber gets the final Status")
 	assert.Equal(t, health.Failed, st.State, "a late subscriber gets the final Status")
 	_, open = <-late
 	assert.False(t, open, "and a closed channel")

@@ -190,3 +190,39 @@ func TestNoBroker(t *testing.T) {
 	require.ErrorIs(t, err, rabbittest.ErrNoBroker)
 	assert.Contains(t, err.Error(), "apt-get install rabbitmq-server")
 }
+
+// SetPassword changes a user's password at once (erl_call, not a
+// rabbitmqctl VM): the new one logs in, the old one is refused; a
+// password with quotes and backslashes is taken as it is.
+func TestSetPassword(t *testing.T) {
+	b := shared.Get(t)
+	b.Ctl(t, "add_user", "setpw", "old")
+	b.Ctl(t, "set_permissions", "setpw", ".*", ".*", ".*")
+	t.Cleanup(func() { b.Ctl(t, "delete_user", "setpw") })
+	const password = `n"ew\pw+/`
+	began := time.Now()
+	require.NoError(t, b.SetPassword("setpw", password))
+	t.Logf("SetPassword took %v", time.Since(began))
+	c := dial(t, b.URLAt(b.Addr(), "setpw", password, "/"))
+	require.NoError(t, c.Close())
+	_, err := amqp091.Dial(b.URLAt(b.Addr(), "setpw", "old", "/"))
+	var ae *amqp091.Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, amqp091.AccessRefused, ae.Code, "the old password: %v", err)
+}
+
+// User limits and closing every connection through Eval: a limit of 0
+// refuses a login until cleared; a close names its reason.
+func TestLimitsAndCloseAll(t *testing.T) {
+	b := shared.Get(t)
+	require.NoError(t, b.SetUserLimits(rabbittest.User, `{"max-connections": 0}`))
+	_, err := amqp091.Dial(b.URL())
+	assert.Error(t, err, "a login over the limit")
+	require.NoError(t, b.ClearUserLimits(rabbittest.User))
+	c := dial(t, b.URL())
+	notify := c.NotifyClose(make(chan *amqp091.Error, 1))
+	require.NoError(t, b.CloseAllConnections("closed by rabbittest"))
+	ce := closed(t, notify)
+	require.NotNil(t, ce)
+	assert.Contains(t, ce.Reason, "closed by rabbittest")
+}

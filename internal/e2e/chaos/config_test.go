@@ -31,6 +31,7 @@ const (
 	pingTimeout  = 700 * time.Millisecond
 
 	rtTimeout     = time.Second     // a Connected subject's round trip
+	loginBound    = 3 * time.Second // a fresh pooled connection's login, before a round trip (see prepare)
 	overlapGrace  = time.Second     // how long a second server-side connection may linger
 	stopBound     = 2 * time.Second // Run returns after cancel; then the server side is closed
 	recoverMargin = 3 * time.Second // detection + ConnectTimeout + slack, on top of Cap

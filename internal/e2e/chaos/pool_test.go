@@ -98,5 +98,41 @@ func (s *poolSubject) roundTrip(ctx context.Context) error {
 	})
 }
 
+// acquire takes a pooled connection for a round trip, logging one in when
+// none is idle (the worker and the pinger may hold both): that login is
+// the pool growing, not the connection its Status describes, and a SCRAM
+// login under -race on two busy cores took 725ms, most of rtTimeout. The
+// connection is held inside a Do, as a program holds one, until release.
+func (s *poolSubject) acquire(ctx context.Context) (trip func(context.Context) error, release func(), err error) {
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx)) // outlives acquire's bound, until release
+	got, hold, ended := make(chan *pgxpool.Conn, 1), make(chan struct{}), make(chan error, 1)
+	go func() {
+		ended <- s.p.Do(dctx, func(_ context.Context, conn *pgxpool.Conn) error {
+			got <- conn
+			<-hold
+			return nil
+		})
+	}()
+	select {
+	case conn := <-got:
+		return func(ctx context.Context) error {
+			var one int
+			return conn.QueryRow(ctx, "SELECT 1").Scan(&one)
+		}, func() { close(hold); <-ended; cancel() }, nil
+	case err := <-ended:
+		cancel()
+		return nil, nil, err
+	case <-ctx.Done():
+		cancel()
+		select {
+		case <-got: // acquired as ctx ended
+			close(hold)
+			<-ended
+		case <-ended:
+		}
+		return nil, nil, ctx.Err()
+	}
+}
+
 // fence: a pool has no sequence.
 func (s *poolSubject) fence(context.Context) error { return nil }

@@ -42,9 +42,13 @@ func recovered(ctx context.Context, s subject) error {
 		if err := waitState(ctx, s, health.Connected); err != nil {
 			return err
 		}
-		rctx, cancel := context.WithTimeout(ctx, rtTimeout)
-		err := s.roundTrip(rctx)
-		cancel()
+		trip, release, err := prepare(ctx, s)
+		if err == nil {
+			rctx, cancel := context.WithTimeout(ctx, rtTimeout)
+			err = trip(rctx)
+			cancel()
+			release()
+		}
 		if err == nil {
 			return nil
 		}

@@ -75,9 +75,18 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 		stats.older.Add(1)
 		return
 	}
+	trip, release, err := prepare(ctx, s)
+	if err != nil {
+		stats.other.Add(1)
+		if ctx.Err() == nil {
+			v.note(b.name, "a fresh login for a round trip failed, excused (the pool growing, not its connection): %v", err)
+		}
+		return
+	}
+	defer release()
 	rctx, cancel := context.WithTimeout(ctx, rtTimeout)
 	start := time.Now()
-	err := s.roundTrip(rctx)
+	err = trip(rctx)
 	took := time.Since(start)
 	cancel()
 	if err == nil {
@@ -106,6 +115,25 @@ func probe(ctx context.Context, s subject, v *violations, stats *rtStats) {
 	after := s.Status()
 	v.add(ruleRoundTrip, b.name, "said Connected (connection %d, since %s; no fault touched it since %s) but a round trip failed after %v: %v; now %s, connection %d",
 		before.Connects, before.Since.Format("15:04:05.000"), since.Format("15:04:05.000"), took.Round(time.Millisecond), err, after.State, after.Connects)
+}
+
+// acquirer is a subject whose round trip may need a connection of its own
+// first (a Pool logs one in when none is idle).
+type acquirer interface {
+	acquire(ctx context.Context) (trip func(context.Context) error, release func(), err error)
+}
+
+// prepare returns s's round trip, with the connection it needs acquired
+// before the round trip's clock starts: a fresh login is bounded by the
+// library's own ConnectTimeout and loginBound, not by rtTimeout.
+func prepare(ctx context.Context, s subject) (trip func(context.Context) error, release func(), err error) {
+	a, ok := s.(acquirer)
+	if !ok {
+		return s.roundTrip, func() {}, nil
+	}
+	actx, cancel := context.WithTimeout(ctx, loginBound)
+	defer cancel()
+	return a.acquire(actx)
 }
 
 // startProbers probes every subject in turn until ctx ends.

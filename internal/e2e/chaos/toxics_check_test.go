@@ -52,9 +52,12 @@ func TestToxicsHoldAndRemoveQuickly(t *testing.T) {
 			require.True(t, lines.Scan())
 			add(p, "t", 300)
 			pause(context.Background(), 500*time.Millisecond) // the toxic holds what comes meanwhile
+			late := testkit.MeasureLateness(t)
 			start := time.Now()
 			p.Remove(t, "t")
-			assert.Less(t, time.Since(start), 200*time.Millisecond, "removal with a live client")
+			// An HTTP call to the proxy: its wake-ups on both sides are as
+			// late as the machine makes them; the held 300ms are not waited.
+			assert.Less(t, time.Since(start), late.Bound(200*time.Millisecond, 0, 4), "removal with a live client")
 			for want := 2; want <= 60; want++ {
 				require.True(t, lines.Scan(), "line %d", want)
 				require.Equal(t, fmt.Sprint(want), lines.Text(), "nothing lost or reordered")
@@ -68,7 +71,7 @@ func TestToxicsHoldAndRemoveQuickly(t *testing.T) {
 			pause(context.Background(), 100*time.Millisecond)
 			start = time.Now()
 			p.Remove(t, "t2")
-			assert.Less(t, time.Since(start), flushBudget+500*time.Millisecond, "removal after the client gave up")
+			assert.Less(t, time.Since(start), late.Bound(flushBudget+500*time.Millisecond, 0, 4), "removal after the client gave up")
 		})
 	}
 }

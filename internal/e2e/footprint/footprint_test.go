@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -27,7 +26,9 @@ func zips(t *testing.T, pkg string) []string {
 	}
 	write("go.mod", "module example.com/consumer\n\ngo 1.26\n\nrequire github.com/redial-go/redial v0.0.0\n\nreplace github.com/redial-go/redial => "+root+"\n")
 	write("main.go", "package main\n\nimport _ \"github.com/redial-go/redial/"+pkg+"\"\n\nfunc main() {}\n")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "mod", "tidy")
+	goBin, err := exec.LookPath("go") // the go that runs this test, as a consumer's would be
+	require.NoError(t, err)
+	cmd := exec.Command(goBin, "mod", "tidy")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOMODCACHE="+cache, "GOFLAGS=-modcacherw", "GOWORK=off")
 	out, err := cmd.CombinedOutput()

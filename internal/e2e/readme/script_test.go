@@ -45,8 +45,28 @@ func newFakeSystem(t *testing.T, uid string, present ...string) *fakeSystem {
 	f.env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "LOG="+f.log,
 		"TEST_SH_PG="+filepath.Join(f.dir, "postgresql", "*", "bin", "initdb"),
 		"TEST_SH_CHROMIUM="+paths["chromium"], "TEST_SH_RABBITMQ="+paths["rabbitmq-server"],
-		"TEST_SH_POLICY="+policy)
+		"TEST_SH_POLICY="+policy, "TEST_SH_LOCK_PAUSE=0")
 	return f
+}
+
+// aptGet replaces the apt-get stub with script, which logs its arguments
+// and finds its call's number (1, 2, ...) in $n.
+func (f *fakeSystem) aptGet(t *testing.T, script string) {
+	t.Helper()
+	count := filepath.Join(f.dir, "count")
+	stub := `echo "apt-get $*" >>"$LOG"; n=$(($(cat ` + count + ` 2>/dev/null || echo 0) + 1)); echo $n >` + count + "\n" + script
+	require.NoError(t, os.WriteFile(filepath.Join(f.dir, "bin", "apt-get"), []byte("#!/bin/sh\n"+stub+"\n"), 0o755))
+}
+
+// run runs test.sh -install and returns its output, what the stubs logged
+// and its error.
+func (f *fakeSystem) run(t *testing.T) (string, []string, error) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(root(t), "test.sh"), "-install")
+	cmd.Env = f.env
+	out, err := cmd.CombinedOutput()
+	data, _ := os.ReadFile(f.log)
+	return string(out), strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"), err
 }
 
 // install runs test.sh -install and returns what the stubs logged.
@@ -73,21 +93,47 @@ func (f *fakeSystem) install(t *testing.T) []string {
 func TestScriptInstallsWhatIsMissing(t *testing.T) {
 	const quiet = " DEBIAN_FRONTEND=noninteractive policy-rc.d:exit 101"
 	assert.Equal(t, []string{
-		"apt-get update -qq" + quiet,
-		"apt-get install -y -qq --no-install-recommends postgresql chromium rabbitmq-server" + quiet,
+		"apt-get " + lock + " update -qq" + quiet,
+		"apt-get " + lock + " install -y -qq --no-install-recommends postgresql chromium rabbitmq-server" + quiet,
 	}, newFakeSystem(t, "0").install(t), "as root, everything missing")
 
 	assert.Equal(t, []string{
 		"sudo tee " + "POLICY",
 		"sudo chmod +x POLICY",
-		"sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq",
-		"apt-get update -qq" + quiet,
-		"sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends rabbitmq-server",
-		"apt-get install -y -qq --no-install-recommends rabbitmq-server" + quiet,
+		"sudo env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get " + lock + " update -qq",
+		"apt-get " + lock + " update -qq" + quiet,
+		"sudo env DEBIAN_FRONTEND=noninteractive LC_ALL=C apt-get " + lock + " install -y -qq --no-install-recommends rabbitmq-server",
+		"apt-get " + lock + " install -y -qq --no-install-recommends rabbitmq-server" + quiet,
 		"sudo rm -f POLICY",
 	}, policyAs(newFakeSystem(t, "1000", "postgresql", "chromium"), t), "as a user, RabbitMQ missing")
 
 	assert.Empty(t, newFakeSystem(t, "1000", "postgresql", "chromium", "rabbitmq-server").install(t), "nothing missing")
+}
+
+// lock is the option that makes apt-get wait for dpkg's lock.
+const lock = "-o DPkg::Lock::Timeout=600"
+
+// TestScriptWaitsForTheAptLock: while another apt-get holds a lock (apt
+// 2.6's update does not wait for the lists lock: it exits 100 at once, as
+// unattended upgrades made it on a fresh VM), test.sh tries again; any
+// other failure of apt-get fails it at once, with apt-get's message.
+func TestScriptWaitsForTheAptLock(t *testing.T) {
+	f := newFakeSystem(t, "0", "postgresql", "chromium")
+	f.aptGet(t, `[ $n -gt 2 ] || { echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 7 (apt-get)" >&2; exit 100; }`)
+	out, calls, err := f.run(t)
+	require.NoError(t, err, "test.sh -install:\n%s", out)
+	assert.Equal(t, []string{
+		"apt-get " + lock + " update -qq", "apt-get " + lock + " update -qq", "apt-get " + lock + " update -qq",
+		"apt-get " + lock + " install -y -qq --no-install-recommends rabbitmq-server",
+	}, calls, "update tried until the lock was free")
+	assert.Contains(t, out, "holds a lock; waiting", "it says why it waits")
+
+	f = newFakeSystem(t, "0", "postgresql", "chromium")
+	f.aptGet(t, `echo "E: Unable to locate package rabbitmq-server" >&2; exit 100`)
+	out, calls, err = f.run(t)
+	require.Error(t, err, "another failure of apt-get fails test.sh")
+	assert.Equal(t, []string{"apt-get " + lock + " update -qq"}, calls, "and is not tried again")
+	assert.Contains(t, out, "Unable to locate package", "apt-get's message is shown")
 }
 
 // policyAs runs install and writes the policy-rc.d path as POLICY.

@@ -29,13 +29,18 @@ func TestHeartbeatFindsSilentPeer(t *testing.T) {
 			c := run(t, "ws://"+p.Addr()+"/feed", o, !writeOnly)
 			testkit.WaitStatus(t, c, 5*time.Second, "connection", testkit.Connected(1))
 
+			late := testkit.MeasureLateness(t)
 			p.Silence(t, "silent")
 			silenced := time.Now()
 			st := testkit.WaitStatus(t, c, 5*time.Second, "the heartbeat to fail", func(st health.Status) bool { return st.State != health.Connected })
 			found := time.Since(silenced)
-			t.Logf("silent peer found after %v (bound %v): %v", found, interval+timeout, st.Err)
+			// The ping timer, the pong's deadline, the supervisor publishing
+			// the loss and this test each wake up as late as the machine
+			// makes them (on two busy cores, up to 100-300ms each).
+			bound := late.Bound(interval+timeout, 100*time.Millisecond, 4)
+			t.Logf("silent peer found after %v (bound %v, wakes up to %v late): %v", found, bound, late.Worst(), st.Err)
 			assert.ErrorIs(t, st.Err, redialws.ErrHeartbeat)
-			assert.LessOrEqual(t, found, interval+timeout+100*time.Millisecond, "found within PingInterval + PingTimeout")
+			assert.LessOrEqual(t, found, bound, "found within PingInterval + PingTimeout")
 			assert.GreaterOrEqual(t, found, timeout, "a ping waited PingTimeout")
 
 			p.Unsilence(t, "silent")
