@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -98,6 +99,7 @@ func TestKillAndStart(t *testing.T) {
 	_, err = ch.QueueDeclare("durable", true, false, false, false, nil)
 	require.NoError(t, err)
 
+	b.Sync(t) // mnesia caches its last writes for seconds (longer on a loaded machine): a kill loses them
 	notify := c.NotifyClose(make(chan *amqp091.Error, 1))
 	b.Kill(t)
 	require.False(t, b.Running())
@@ -225,4 +227,14 @@ func TestLimitsAndCloseAll(t *testing.T) {
 	ce := closed(t, notify)
 	require.NotNil(t, ce)
 	assert.Contains(t, ce.Reason, "closed by rabbittest")
+}
+
+// An erl_call that cannot reach the node (as one did at load 8: "failed
+// to connect to node") leaves the work to rabbitmqctl eval.
+func TestEvalFallsBackToRabbitmqctl(t *testing.T) {
+	b := shared.Get(t)
+	bin := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "erl_call"), []byte("#!/bin/sh\necho 'erl_call: failed to connect to node' >&2\nexit 1\n"), 0o755))
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	require.NoError(t, b.ClearUserLimits(rabbittest.User))
 }
