@@ -12,6 +12,7 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/internal/redact"
 	"github.com/redial-go/redial/supervisor"
 )
@@ -209,7 +210,7 @@ func (c *connector) prepare(ctx context.Context, i int) (string, error) {
 		user := *u.User
 		u.User = &user
 	}
-	hookErr := c.o.BeforeConnect(ctx, &u)
+	hookErr := callback.Guard("BeforeConnect", func() error { return c.o.BeforeConnect(ctx, &u) })
 	nt, err := parseTarget("url", u.String())
 	if err != nil {
 		return "", backoff.Permanent(fmt.Errorf("BeforeConnect: %w", err))

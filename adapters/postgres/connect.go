@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -34,7 +35,7 @@ func defaultConnectTimeout(cfg *pgconn.Config, d time.Duration) {
 // of d.
 func (t target) prepare(ctx context.Context, cfg *pgconn.Config, at int, before beforeConnect, d *dialer) error {
 	if before != nil {
-		err := before(ctx, cfg)
+		err := callback.Guard("BeforeConnect", func() error { return before(ctx, cfg) })
 		t.remember(cfg.Password)
 		if err != nil {
 			return &hookError{err}

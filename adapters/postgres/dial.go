@@ -220,8 +220,8 @@ func sessionOf(pc *pgconn.PgConn) *session {
 type trackedConn struct {
 	net.Conn
 	d      *dialer
-	s      *session // nil outside a session
-	cancel bool     // a cancel request's connection
+	s      *session                  // nil outside a session
+	cancel bool                      // a cancel request's connection
 	until  atomic.Pointer[time.Time] // the limit, with its monotonic reading; nil: none
 	once   sync.Once
 }

@@ -118,7 +118,9 @@ func (p *Pool) Run(ctx context.Context) error {
 	err := p.sup.Run(ctx)
 	p.c.close()
 	p.c.hooks.over.Store(true)
-	p.c.raise()
+	if h := p.c.hooks.panicked.Load(); h != nil {
+		panic(programs(h.value))
+	}
 	return err
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -25,6 +26,15 @@ type hookRunner struct {
 
 type hookPanic struct{ value any }
 
+// programs returns the program's own panic value of v, which
+// callback.Guard may have named: what a panic out of Run carries.
+func programs(v any) any {
+	if p, ok := v.(*callback.Panic); ok {
+		return p.Value
+	}
+	return v
+}
+
 // call runs f within the bound; wake is called after the first panic.
 func (r *hookRunner) call(ctx context.Context, wake func(), f func(context.Context) error) error {
 	ctx, cancel := context.WithTimeout(ctx, r.bound)
@@ -34,11 +44,11 @@ func (r *hookRunner) call(ctx context.Context, wake func(), f func(context.Conte
 		defer func() {
 			if v := recover(); v != nil {
 				if r.over.Load() {
-					panic(v)
+					panic(programs(v))
 				}
-				first := r.panicked.CompareAndSwap(nil, &hookPanic{v})
+				first := r.panicked.CompareAndSwap(nil, &hookPanic{v}) // named: the supervisor says "BeforeConnect panicked"
 				// The dial's error first: wake ends the pool, and with it ctx.
-				done <- &hookError{fmt.Errorf("panicked: %v: %w", v, supervisor.ErrPanicked)}
+				done <- &hookError{fmt.Errorf("panicked: %v: %w", programs(v), supervisor.ErrPanicked)}
 				if first {
 					close(r.crashed)
 					wake()

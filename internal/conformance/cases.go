@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -254,6 +255,9 @@ func panicIn(callback string) func(testing.TB, Harness) {
 		err := r.c.Err()
 		assert.ErrorIs(t, err, supervisor.ErrPanicked)
 		assert.ErrorContains(t, err, v.String(), "the error says what panicked")
+		if callback == "connect" {
+			assert.ErrorContains(t, err, cmp.Or(h.Hook, "BeforeConnect")+" panicked", "the error names the program's hook, not the Connector's method")
+		}
 		st := r.c.Status()
 		assert.Equal(t, health.Failed, st.State)
 		assert.ErrorIs(t, st.Err, supervisor.ErrPanicked)

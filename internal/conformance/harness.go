@@ -129,6 +129,9 @@ type Harness struct {
 	Bad []Bad
 	// Refusal is what Run's error says of the server's refusal for good.
 	Refusal string
+	// Hook names the program's per-attempt hook that Options.BeforeConnect
+	// becomes, as a panic in it is named: "" means "BeforeConnect".
+	Hook string
 	// Silent, when set, is the sentinel the adapter's liveness failure
 	// wraps: supervisor.ErrSilent (postgres's, once it wraps it too).
 	Silent error

@@ -6,6 +6,7 @@ import (
 	"net"
 
 	"github.com/redial-go/redial/internal/adapt"
+	"github.com/redial-go/redial/internal/callback"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -57,7 +58,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (net.Conn, error) {
 			_ = Close(conn)
 		}
 	}()
-	if err := WithDeadline(ctx, conn, c.handshake); err != nil {
+	if err := callback.Guard("Handshake", func() error { return WithDeadline(ctx, conn, c.handshake) }); err != nil {
 		return nil, fmt.Errorf("handshake with %s: %w", c.d.Addrs()[i], err)
 	}
 	ok = true

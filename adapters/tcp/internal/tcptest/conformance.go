@@ -87,6 +87,7 @@ func Conformance(t *testing.T, pkg string, newFn New, tr Transport) {
 			bad("Replicas[1]", `Replicas[1] "c": missing port in address`, "a:1", tcp.Options{Replicas: []string{"b:1", "c"}}),
 		},
 		Refusal:  refusal,
+		Hook:     "Handshake",
 		Silent:   supervisor.ErrSilent,
 		Liveness: 5 * userTimeout,
 		Skip: map[string]string{
