@@ -122,7 +122,7 @@ func (c *connector) connectTo(ctx context.Context, i int) (*amqp091.Connection, 
 		dead: make(chan struct{}), closes: conn.NotifyClose(make(chan *amqp091.Error, 1)),
 		blocks: conn.NotifyBlocked(make(chan amqp091.Blocking, 8))}
 	if c.o.Topology != nil {
-		err = c.topology(ctx, conn)
+		err = c.topologyGuarded(ctx, conn, w)
 	}
 	if !stop() && err == nil {
 		err = fmt.Errorf("%s%w", c.at(i), context.Cause(ctx)) // the attempt ended: w is closed
@@ -173,6 +173,19 @@ func (c *connector) refused(i int, again bool) int {
 		c.refusals[i] = 0
 	}
 	return c.refusals[i]
+}
+
+// topologyGuarded runs topology; a panic in the program's Topology closes
+// w, the connection's socket, before it goes on named (nothing of the
+// connection is left running), and the supervisor fails.
+func (c *connector) topologyGuarded(ctx context.Context, conn *amqp091.Connection, w *wire) error {
+	defer func() {
+		if v := recover(); v != nil {
+			_ = w.Close()
+			panic(v)
+		}
+	}()
+	return callback.Guard("Topology", func() error { return c.topology(ctx, conn) })
 }
 
 // topology runs the program's Topology with a channel of its own. A

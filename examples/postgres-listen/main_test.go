@@ -69,7 +69,7 @@ func TestExitsWhenThePasswordIsWrong(t *testing.T) {
 func TestSaysItRetriesThenGivesUp(t *testing.T) {
 	addr := testkit.ClosedAddr(t)
 	out := testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-dsn", "postgres://app:SECRET123@"+addr+"/orders", "-max-attempts", "3")
-	retry := regexp.MustCompile(`(?m)^.* level=WARN msg="attempt failed" name="postgres listener postgres://app@` + regexp.QuoteMeta(addr) + `/orders" state=backoff attempt=(\d) .*delay=\S+ `)
+	retry := regexp.MustCompile(`(?m)^.* level=WARN msg="attempt failed" name="postgres listener postgres://app@` + regexp.QuoteMeta(addr) + `/orders" state=backoff consecutive_failures=(\d) .*delay=\S+ `)
 	var attempts []string
 	for _, m := range retry.FindAllStringSubmatch(out, -1) {
 		attempts = append(attempts, m[1])
