@@ -49,9 +49,9 @@ func (e Entry) Lagging() bool { return e.MaxLag > 0 && e.Lag.Oldest > e.MaxLag }
 // added: the probes judge and show the same reading.
 type Entries []Entry
 
-// Add registers s under name, counting as o says (the zero value: not
-// critical, no MaxLag); a name added again replaces its source. A nil s or
-// a negative MaxLag shows as an Idle entry whose error names the mistake.
+// Add registers s under name as o says (zero: not critical, no MaxLag),
+// replacing a source of that name. A nil s or a negative MaxLag shows as
+// an Idle entry whose error names the mistake.
 func (r *Registry) Add(name string, s Source, o SourceOptions) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -29,8 +29,7 @@ func (s Status) Uptime(now time.Time) time.Duration {
 	return max(now.Sub(s.Since), 0)
 }
 
-// RetryIn returns how long until the next attempt at now, or 0 outside
-// Backoff.
+// RetryIn returns how long until the next attempt at now; 0 outside Backoff.
 func (s Status) RetryIn(now time.Time) time.Duration {
 	if s.State != Backoff || s.NextAttempt.IsZero() {
 		return 0

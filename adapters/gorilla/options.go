@@ -52,9 +52,7 @@ type Options struct {
 	// goroutine per connection, and a data message ends it (ErrUnexpectedData).
 	WriteOnly bool
 
-	// OnConnect runs after every connect, before Connected: subscribe
-	// again (see supervisor.Options.OnConnect).
-	OnConnect func(ctx context.Context, conn *websocket.Conn) error
+	OnConnect func(ctx context.Context, conn *websocket.Conn) error // after every connect, before Connected: subscribe again
 	// Supervisor configures the supervisor; its Classify runs after this package's.
 	Supervisor supervisor.Settings
 }

@@ -26,12 +26,10 @@ type Options struct {
 	Resolver    *net.Resolver // resolves the host on every attempt; nil means net.DefaultResolver
 	// Handshake, if set, runs on every new connection inside the attempt,
 	// before OnConnect (a greeting); ctx ending interrupts its I/O.
-	Handshake func(ctx context.Context, conn net.Conn) error
-	// OnConnect runs after every connect, before Connected (see
-	// supervisor.Options.OnConnect).
-	OnConnect  func(ctx context.Context, conn net.Conn) error
-	Replicas   []string            // more addresses of the same service, failed over to at once
-	Supervisor supervisor.Settings // Name defaults to the address; Classify runs after the adapter's
+	Handshake  func(ctx context.Context, conn net.Conn) error
+	OnConnect  func(ctx context.Context, conn net.Conn) error // after every connect, before Connected
+	Replicas   []string                                       // more addresses of the same service, failed over to at once
+	Supervisor supervisor.Settings                            // Name defaults to the address; Classify runs after the adapter's
 }
 
 func (o Options) dialOptions() dial.Options {
