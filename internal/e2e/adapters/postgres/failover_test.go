@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,7 +49,8 @@ func TestFailoverFromASilentHost(t *testing.T) {
 	}
 	settings := supervisor.Settings{Backoff: healBackoff}
 	spread := healBackoff.Base / 2 // the default FailoverSpread
-	const oneConnect = time.Second
+	oneConnect := measureConnect(t, fmt.Sprintf("host=127.0.0.1 port=%d user=%s password=%s dbname=postgres",
+		shared.Port(), pgtest.User, shared.Password()))
 	const cleanupGrace = time.Second // see adapters/postgres.cleanupGrace
 
 	l := newListener(t, dsn("failover-listener"), postgres.ListenerOptions{Channels: []string{"failover"}, Supervisor: settings})
@@ -66,7 +68,8 @@ func TestFailoverFromASilentHost(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var stalled, worked time.Time // the first query that worked after the stall
+	var stalled, worked time.Time   // the first query that worked after the stall
+	workedCh := make(chan struct{}) // closed when worked is set
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -81,6 +84,7 @@ func TestFailoverFromASilentHost(t *testing.T) {
 			mu.Lock()
 			if err == nil && !stalled.IsZero() && began.After(stalled) && worked.IsZero() {
 				worked = time.Now()
+				close(workedCh)
 			}
 			mu.Unlock()
 			select {
@@ -121,10 +125,31 @@ func TestFailoverFromASilentHost(t *testing.T) {
 	assert.ErrorIs(t, err, postgres.ErrMissed)
 	assert.Zero(t, n)
 	testkit.WaitStatus(t, p, 10*time.Second, "pool connected", testkit.InState(health.Connected))
+	select { // Do fails fast until the Pool is Connected: wait for the worker's next query
+	case <-workedCh:
+	case <-time.After(10 * time.Second):
+	}
 	cancel()
 	wg.Wait()
 	mu.Lock()
 	defer mu.Unlock()
 	require.False(t, worked.IsZero(), "no query worked after the stall")
 	t.Logf("pool: the first query that worked after the stall did %v after it", worked.Sub(stalled).Round(time.Millisecond))
+}
+
+// measureConnect returns how long one connection (TCP, sslmode=prefer's
+// TLS refusal, the SCRAM login) may take on this machine now: twice the
+// slowest of three to dsn, and at least a second. A login under -race on
+// two busy cores took 1.8s where a quiet machine takes 50ms.
+func measureConnect(t *testing.T, dsn string) time.Duration {
+	t.Helper()
+	var slowest time.Duration
+	for range 3 {
+		began := time.Now()
+		c, err := pgx.Connect(t.Context(), dsn)
+		require.NoError(t, err)
+		slowest = max(slowest, time.Since(began))
+		require.NoError(t, c.Close(t.Context()))
+	}
+	return max(time.Second, 2*slowest)
 }
