@@ -67,7 +67,7 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	// and metrics by the names given here.
 	a.reg.Add("feed", a.feed, health.SourceOptions{Critical: true})
 	a.reg.Add("cache", a.cache, health.SourceOptions{}) // the app works without it: not critical
-	a.wg.Go(retries.Print(w, a.feed))  // a line per failed attempt or lost connection
+	a.wg.Go(retries.Print(w, a.feed))                   // a line per failed attempt or lost connection
 	a.wg.Go(retries.Print(w, a.cache))
 	a.wg.Go(func() { a.critical(a.feed.Run(ctx)) })
 	a.wg.Go(func() { readFeed(ctx, a.feed) })
