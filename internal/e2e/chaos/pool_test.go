@@ -105,20 +105,25 @@ func (s *poolSubject) roundTrip(ctx context.Context) error {
 // connection is held inside a Do, as a program holds one, until release.
 func (s *poolSubject) acquire(ctx context.Context) (trip func(context.Context) error, release func(), err error) {
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx)) // outlives acquire's bound, until release
-	got, hold, ended := make(chan *pgxpool.Conn, 1), make(chan struct{}), make(chan error, 1)
+	got, hold, ended := make(chan *pgxpool.Conn, 1), make(chan error, 1), make(chan error, 1)
 	go func() {
 		ended <- s.p.Do(dctx, func(_ context.Context, conn *pgxpool.Conn) error {
 			got <- conn
-			<-hold
-			return nil
+			return <-hold // the round trip's error: the Pool learns from it, as from a program's query
 		})
 	}()
 	select {
 	case conn := <-got:
+		var tripErr error
 		return func(ctx context.Context) error {
-			var one int
-			return conn.QueryRow(ctx, "SELECT 1").Scan(&one)
-		}, func() { close(hold); <-ended; cancel() }, nil
+				var one int
+				tripErr = conn.QueryRow(ctx, "SELECT 1").Scan(&one)
+				return tripErr
+			}, func() {
+				hold <- tripErr
+				<-ended
+				cancel()
+			}, nil
 	case err := <-ended:
 		cancel()
 		return nil, nil, err
@@ -126,7 +131,7 @@ func (s *poolSubject) acquire(ctx context.Context) (trip func(context.Context) e
 		cancel()
 		select {
 		case <-got: // acquired as ctx ended
-			close(hold)
+			hold <- nil
 			<-ended
 		case <-ended:
 		}
