@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"flag"
@@ -10,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/redial-go/redial/backoff"
+	"github.com/redial-go/redial/internal/pgtest"
 )
 
 var (
@@ -20,22 +24,65 @@ var (
 )
 
 // The timings every subject uses: small, so that recovery takes about a
-// second.
+// second on a quiet machine. Those that bound work on a busy one are
+// vars: calibrate scales them by how slow a login is at the start.
 const (
-	connectTimeout = time.Second // supervisor.Options.ConnectTimeout
-	backoffBase    = 30 * time.Millisecond
-	backoffCap     = time.Second
-	stableAfter    = 2 * time.Second
-
+	backoffBase  = 30 * time.Millisecond
+	backoffCap   = time.Second
+	stableAfter  = 2 * time.Second
 	pingInterval = 300 * time.Millisecond // WebSocket heartbeat, Pool pings
-	pingTimeout  = 700 * time.Millisecond
+)
+
+var (
+	connectTimeout = time.Second // supervisor.Options.ConnectTimeout
+	pingTimeout    = 700 * time.Millisecond
 
 	rtTimeout     = time.Second     // a Connected subject's round trip
 	loginBound    = 3 * time.Second // a fresh pooled connection's login, before a round trip (see prepare)
 	overlapGrace  = time.Second     // how long a second server-side connection may linger
 	stopBound     = 2 * time.Second // Run returns after cancel; then the server side is closed
 	recoverMargin = 3 * time.Second // detection + ConnectTimeout + slack, on top of Cap
+
+	// detectBound is how long after a fault a connection that lived
+	// through it is trusted to be healthy or known broken: a Pool's ping
+	// interval and two ping timeouts (the longest detection here), and
+	// slack.
+	detectBound = pingInterval + 2*pingTimeout + 500*time.Millisecond
 )
+
+// quietLogin is about what a SCRAM login over loopback takes under -race
+// on an idle 2-core machine; calibrate compares the slowest of three
+// with it.
+const quietLogin = 250 * time.Millisecond
+
+// calibrate times three logins to c and, if the slowest took longer than
+// quietLogin, stretches the bounds above by that ratio (at most 4x): a
+// login under -race beside two CPU burners took 0.7-1.8s, more than a
+// Pool's ping timeout, and every Pool subject then failed the recovery
+// rule although nothing was wrong. It returns the factor and the slowest
+// login, for the log.
+func calibrate(t testing.TB, c *pgtest.Cluster) (float64, time.Duration) {
+	var slowest time.Duration
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		start := time.Now()
+		conn, err := pgx.Connect(ctx, c.DSN("application_name", "redial-chaos-calibrate"))
+		took := time.Since(start)
+		if err != nil {
+			cancel()
+			t.Fatalf("calibrate: %v", err)
+		}
+		_ = conn.Close(ctx)
+		cancel()
+		slowest = max(slowest, took)
+	}
+	f := min(max(float64(slowest)/float64(quietLogin), 1), 4)
+	for _, d := range []*time.Duration{&connectTimeout, &pingTimeout, &rtTimeout, &loginBound, &overlapGrace, &stopBound, &recoverMargin} {
+		*d = time.Duration(float64(*d) * f)
+	}
+	detectBound = pingInterval + 2*pingTimeout + 500*time.Millisecond
+	return f, slowest
+}
 
 // mix is how many subjects of each kind run, and how many servers each
 // transport's subjects share (a server restart hits all of its subjects).

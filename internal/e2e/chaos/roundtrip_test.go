@@ -24,11 +24,6 @@ import (
 // A subject that loses its connection during a failed round trip is a
 // violation too: it said Connected and could not deliver.
 
-// detectBound is how long after a fault a connection that lived through
-// it is trusted to be healthy or known broken: a Pool's ping interval and
-// two ping timeouts (the longest detection here), and slack.
-const detectBound = pingInterval + 2*pingTimeout + 500*time.Millisecond
-
 // rtStats counts the probes.
 type rtStats struct {
 	ok      atomic.Int64

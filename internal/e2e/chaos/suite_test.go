@@ -3,6 +3,7 @@ package chaos
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -30,6 +31,9 @@ func build(t *testing.T, cfg config) *suite {
 	v := newViolations(t)
 	s := &suite{cfg: cfg, v: v, live: newLiveCounter(v)}
 	s.cluster = startCluster(t)
+	f, slowest := calibrate(t, s.cluster)
+	announce(t, fmt.Sprintf("chaos: timings x%.2f (slowest of three logins %v, quiet %v): ping timeout %v, recovery margin %v",
+		f, slowest.Round(time.Millisecond), quietLogin, pingTimeout, recoverMargin))
 	s.helper = helperPool(t, s.cluster)
 	var wsServers []*wsServer
 	for k := range cfg.mix.wsServers {
