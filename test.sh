@@ -6,7 +6,7 @@
 # page's browser test) and RabbitMQ (adapters/amqp). Services are not
 # started: every test package starts its own servers on 127.0.0.1. It runs
 # as root, or as a user who may sudo. Then, in every Go module of the
-# repository (the library and internal/e2e; not those under testdata), it
+# repository (the library and e2e; not those under testdata), it
 # runs go vet, go test -race -count=1 (more arguments go to go test) and
 # staticcheck, and fails at the end if any module failed.
 #
@@ -16,7 +16,7 @@
 #
 # TEST_SH_PG, TEST_SH_CHROMIUM, TEST_SH_RABBITMQ and TEST_SH_POLICY override
 # the paths it checks and writes, TEST_SH_LOCK_PAUSE the seconds between two
-# tries of apt-get while a lock is held (its test, internal/e2e/readme, uses
+# tries of apt-get while a lock is held (its test, e2e/readme, uses
 # them).
 set -euo pipefail
 cd "$(dirname "$0")"

@@ -19,7 +19,7 @@ import (
 	"github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/admit"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // In a bubble: five requests at once at two a second with a Hold of one

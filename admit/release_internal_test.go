@@ -12,7 +12,7 @@ import (
 // release lets a window's share through (20 at 200 a second), sends the
 // rest to the next window, and takes a late one at once without carrying
 // its lateness on. Without it, the storm's busiest 100 ms took 32 at a
-// share of 20 (internal/e2e/storm TestWebSocketAdmit at 2,000).
+// share of 20 (e2e/storm TestWebSocketAdmit at 2,000).
 func TestReleaseSpreadsAStall(t *testing.T) {
 	p, err := New(Config{Rate: 200})
 	require.NoError(t, err)

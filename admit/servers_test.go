@@ -17,7 +17,7 @@ import (
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/admit"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Handler goes in front of coder/websocket's Accept, gorilla's Upgrade and

@@ -12,7 +12,7 @@ import (
 
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 

@@ -16,9 +16,9 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/adapters/amqp"
-	"github.com/redial-go/redial/internal/conformance"
-	"github.com/redial-go/redial/internal/rabbittest"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
 	"github.com/stretchr/testify/assert"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
@@ -20,7 +20,7 @@ import (
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // fast is the backoff of the tests: a broker's restart is waited out in

@@ -5,7 +5,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
 )
 
 // rabbit is the broker the package's tests share. A test that kills,

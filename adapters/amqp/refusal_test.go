@@ -12,7 +12,7 @@ import (
 	"github.com/redial-go/redial/adapters/amqp"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
 	"github.com/redial-go/redial/supervisor"
 )
 

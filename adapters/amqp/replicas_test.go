@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/redial-go/redial/adapters/amqp"
-	"github.com/redial-go/redial/internal/rabbittest"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // A cluster node that is down: the next one is tried at once, not after a

@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/amqp"
-	"github.com/redial-go/redial/internal/rabbittest"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
 	"github.com/redial-go/redial/supervisor"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/internal/conformance"
+	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
 

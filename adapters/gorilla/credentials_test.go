@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // tokenServer accepts a handshake only when its query token is one of

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // In WriteOnly mode the adapter reads on one goroutine per connection,

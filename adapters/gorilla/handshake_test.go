@@ -11,7 +11,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // A server that answers 101 without a valid upgrade (no

@@ -13,7 +13,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Nobody reads and WriteOnly is not set: the heartbeat replaces the
@@ -45,7 +45,7 @@ func TestWriteOnlyConnectionStaysUp(t *testing.T) {
 // A peer that never answers a ping and sends nothing is found within
 // PingInterval + PingTimeout, whether the program reads or the adapter
 // does (WriteOnly). (The same through a toxiproxy that silences the
-// path is in internal/e2e/adapters/gorilla.)
+// path is in e2e/adapters/gorilla.)
 func TestHeartbeatFindsSilentPeer(t *testing.T) {
 	const interval, timeout = 200 * time.Millisecond, 150 * time.Millisecond
 	eachImpl(t, func(t *testing.T, im impl) {

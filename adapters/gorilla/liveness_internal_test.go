@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/stretchr/testify/assert"
 )
 

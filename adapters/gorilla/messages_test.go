@@ -13,7 +13,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // sendingServer writes msgs[n] on its n-th connection (counted from 1),

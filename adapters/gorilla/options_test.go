@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/redial-go/redial/adapters/gorilla"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // The headers the handshake sets itself are refused: the same rule as

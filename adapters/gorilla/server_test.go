@@ -10,7 +10,7 @@ import (
 	coder "github.com/coder/websocket"
 	"github.com/gorilla/websocket"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // peer is the server's end of one WebSocket connection, over either

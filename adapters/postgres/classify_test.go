@@ -15,7 +15,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testing/pgtest"
 )
 
 func TestClassifyBySQLState(t *testing.T) {

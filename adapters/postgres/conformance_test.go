@@ -18,8 +18,8 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/adapters/postgres"
-	"github.com/redial-go/redial/internal/conformance"
-	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/internal/testing/pgtest"
 	"github.com/redial-go/redial/supervisor"
 )
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // TestConnCallerDeadlinesLeaveTheHealthAlone: 20 Do calls whose 100ms

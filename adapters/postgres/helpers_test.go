@@ -14,8 +14,8 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/health/healthhttp"
-	"github.com/redial-go/redial/internal/conformance"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // fast is a backoff small enough for tests.

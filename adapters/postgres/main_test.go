@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/internal/pgtest"
+	"github.com/redial-go/redial/internal/testing/pgtest"
 )
 
 // shared is the cluster of the tests that do not stop, restart or crash

@@ -12,8 +12,8 @@ import (
 	"github.com/redial-go/redial/adapters/postgres"
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/pgtest"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/pgtest"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func newPool(t *testing.T, c *pgtest.Cluster, app string, pings *pingCounter, o postgres.PoolOptions) *postgres.Pool {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/redial-go/redial/adapters/sse"
-	"github.com/redial-go/redial/internal/conformance"
+	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
 

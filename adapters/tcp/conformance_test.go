@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/adapters/tcp/internal/tcptest"
+	"github.com/redial-go/redial/internal/testing/tcptest"
 )
 
 // The harness (shared with tcptls): a server that greets and then reads

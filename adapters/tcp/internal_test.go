@@ -3,7 +3,7 @@ package tcp
 import (
 	"testing"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Options has every dial option, and New hands every one to the dialer.

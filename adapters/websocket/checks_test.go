@@ -5,7 +5,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // The checks every WebSocket adapter keeps (testkit.AssertWebSocket):

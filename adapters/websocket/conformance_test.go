@@ -7,7 +7,7 @@ import (
 	"github.com/coder/websocket"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/conformance"
+	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
 

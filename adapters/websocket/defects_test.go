@@ -19,7 +19,7 @@ import (
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/health/healthhttp"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // everywhere returns every text of c a program, a log, a probe or a page

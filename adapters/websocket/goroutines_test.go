@@ -3,7 +3,7 @@ package websocket_test
 import (
 	"testing"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // In WriteOnly mode the adapter reads on one goroutine per connection,

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Nobody reads and WriteOnly is not set: the heartbeat replaces the

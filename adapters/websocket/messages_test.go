@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Messages allocates no more per message than conn.Read does.

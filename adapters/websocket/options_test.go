@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 

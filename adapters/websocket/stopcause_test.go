@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Run's ctx ends by deadline or with a cause: the connection is healthy, so

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"

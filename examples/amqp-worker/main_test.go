@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/internal/rabbittest"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/rabbittest"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 var rabbit = rabbittest.NewShared(rabbittest.Options{})

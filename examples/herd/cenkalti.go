@@ -6,7 +6,7 @@ import (
 )
 
 // cenkaltiClient is a reference model, not that library's code (the
-// library module does not depend on it; internal/e2e's storm runs the
+// library module does not depend on it; e2e's storm runs the
 // real one): github.com/cenkalti/backoff/v5's Retry with its defaults,
 // an ExponentialBackOff from 500 ms, x1.5 per retry, each delay randomized
 // by ±50 %, the interval capped at 60 s (the delay at 90 s). Retry makes

@@ -6,7 +6,7 @@ import (
 )
 
 // row is one strategy's figures as -json prints them, for programs
-// (internal/e2e's benchreport puts them beside a real storm's).
+// (e2e's benchreport puts them beside a real storm's).
 type row struct {
 	Name        string  `json:"name"`
 	Peak        int     `json:"peak"`          // attempts in the busiest window

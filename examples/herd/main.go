@@ -116,7 +116,7 @@ func (s scenario) validate() error {
 }
 
 // report prints the table; the targets and their verdicts are
-// BENCHMARKS.md's (internal/e2e/benchreport).
+// BENCHMARKS.md's (e2e/benchreport).
 func report(w io.Writer, s scenario, rs []result) {
 	capacity := float64(s.Rate) * s.Window.Seconds()
 	fmt.Fprintf(w, "herd: N=%d, server down %v then %d/s (%.0f per %v window), base %v, cap %v, seed %d; ideal finish %v\n\n",

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/pgtest"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/pgtest"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -13,7 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/examples/internal/retries"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/httpcore"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Three replicas; the one in use is killed: the next attempt goes to

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func callFor(t *testing.T, r *rpc.Client, d time.Duration, method string, reply *string) error {

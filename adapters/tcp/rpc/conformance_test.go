@@ -11,7 +11,7 @@ import (
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
-	"github.com/redial-go/redial/internal/conformance"
+	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/supervisor"
 )
 

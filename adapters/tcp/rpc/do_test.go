@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Do on a Client: a server's error answer is returned and keeps the

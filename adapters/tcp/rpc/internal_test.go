@@ -10,7 +10,7 @@ import (
 	"github.com/cenkalti/rpc2"
 	"github.com/stretchr/testify/assert"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Options has every dial option, and New hands every one to the dialer.

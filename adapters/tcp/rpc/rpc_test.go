@@ -11,7 +11,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func TestRPCServerRestartCallbacksWorkOnNewConnection(t *testing.T) {

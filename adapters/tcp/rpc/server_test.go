@@ -14,7 +14,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
 

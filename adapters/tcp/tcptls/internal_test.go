@@ -3,7 +3,7 @@ package tcptls
 import (
 	"testing"
 
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 // Options has every dial option (tcp's, embedded), and New hands every one

@@ -12,7 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/redial-go/redial/internal/opterr"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

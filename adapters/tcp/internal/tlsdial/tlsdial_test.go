@@ -15,7 +15,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/internal/dial"
 	"github.com/redial-go/redial/adapters/tcp/internal/tlsdial"
-	"github.com/redial-go/redial/internal/testkit"
+	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
