@@ -12,8 +12,8 @@ import (
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/e2e/toxitest"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 

@@ -17,8 +17,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/internal/httpcore"
+	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/redial-go/redial/adapters/tcp"
-	"github.com/redial-go/redial/internal/testing/tcptest"
 	"github.com/redial-go/redial/adapters/tcp/tcptls"
+	"github.com/redial-go/redial/internal/testing/tcptest"
 	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/redial-go/redial/adapters/amqp"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/e2e/toxitest"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testing/rabbittest"
 	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/e2e/toxitest"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testing/testkit"
 )
 

@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/e2e/toxitest"
+	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
