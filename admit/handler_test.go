@@ -115,6 +115,7 @@ func TestHandlerBringsRealClientsAtItsPace(t *testing.T) {
 		require.NoError(t, err)
 		clients[i] = testkit.Start(t, s, websocket.Messages)
 	}
+	started := time.Now()
 	for _, c := range clients {
 		testkit.WaitStatus(t, c, 10*time.Second, "connected", testkit.Connected(1))
 	}
@@ -126,7 +127,15 @@ func TestHandlerBringsRealClientsAtItsPace(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	slices.SortFunc(taken, func(a, b time.Time) int { return a.Compare(b) })
-	assert.Positive(t, refused, "some were sent to their slots")
+	// The plan holds an early request up to Hold (2s) for its slot and
+	// refuses the rest: with every client in within n/rate - Hold of the
+	// first, some must be refused; a loaded machine that starts them
+	// slower lets the planner hold each (0 refused, seen beside burners).
+	if started.Sub(start) < (n*time.Second/rate-2*time.Second)/2 {
+		assert.Positive(t, refused, "some were sent to their slots")
+	} else {
+		t.Logf("the clients took %v to start: each could be held for its slot; %d refused", started.Sub(start), refused)
+	}
 	// The plan puts the last at (n-1)/rate after the first. On a loaded
 	// machine under -race the handshakes themselves come late (0.8 s seen
 	// with two other test binaries running): widened by a second; the

@@ -20,14 +20,12 @@ import (
 )
 
 // addUser creates user with password on the broker, allowed on "/" when
-// allowed, and deletes it when the test ends.
+// allowed, and deletes it when the test ends: through erl_call, since a
+// rabbitmqctl command took over a minute beside two burners and six test
+// binaries (killed at rabbittest.CtlTimeout).
 func addUser(t *testing.T, b *rabbittest.Broker, user, password string, allowed bool) {
 	t.Helper()
-	b.Ctl(t, "add_user", user, password)
-	t.Cleanup(func() { b.Ctl(t, "delete_user", user) })
-	if allowed {
-		b.Ctl(t, "set_permissions", "-p", "/", user, ".*", ".*", ".*")
-	}
+	b.AddUser(t, user, password, allowed)
 }
 
 // forms returns s and the forms a transport or a URL derives from it.

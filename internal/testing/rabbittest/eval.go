@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -65,6 +66,28 @@ func binary(s string) string {
 		parts[i] = strconv.Itoa(int(s[i]))
 	}
 	return "list_to_binary([" + strings.Join(parts, ",") + "])"
+}
+
+// AddUser creates user with password, as rabbitmqctl add_user does,
+// through Eval; allowed gives it every permission on vhost "/". It fails
+// t at once on an error and deletes the user when t ends.
+func (b *Broker) AddUser(t testing.TB, user, password string, allowed bool) {
+	t.Helper()
+	if err := b.evalOK(fmt.Sprintf("rabbit_auth_backend_internal:add_user(%s, %s, %s).", binary(user), binary(password), actor)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := b.evalOK(fmt.Sprintf("rabbit_auth_backend_internal:delete_user(%s, %s).", binary(user), actor)); err != nil {
+			t.Error(err)
+		}
+	})
+	if !allowed {
+		return
+	}
+	all := binary(".*")
+	if err := b.evalOK(fmt.Sprintf("rabbit_auth_backend_internal:set_permissions(%s, %s, %s, %s, %s, %s).", binary(user), binary("/"), all, all, all, actor)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // SetUserLimits sets user's limits from a JSON object, as rabbitmqctl
