@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"sync"
@@ -16,7 +17,6 @@ import (
 	"github.com/redial-go/redial/adapters/tcp"
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/health/healthhttp"
 	redialprom "github.com/redial-go/redial/health/prometheus"
@@ -39,10 +39,12 @@ type app struct {
 // within a second.
 var quick = backoff.Config{Base: 100 * time.Millisecond, Cap: time.Second}
 
-// start starts the upstreams and the supervisors; each supervisor's
-// retries are said on w.
+// start starts the upstreams and the supervisors; each supervisor logs its
+// state changes on w (connected, each failed attempt and lost connection
+// with the wait, gave up), named by its target.
 func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	a := &app{mux: http.NewServeMux(), upstreams: map[string]*upstream{}, failed: make(chan error, 1)}
+	settings := supervisor.Settings{Backoff: quick, Logger: slog.New(slog.NewTextHandler(w, nil))}
 	ctx, a.cancel = context.WithCancel(ctx)
 	if err := a.startUpstreams(); err != nil {
 		a.stop()
@@ -52,11 +54,11 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	a.feed, err = redialws.New("ws://"+a.upstreams["feed"].addr+"/feed", redialws.Options{
 		PingInterval: time.Second,
 		PingTimeout:  time.Second,
-		Supervisor:   supervisor.Settings{Backoff: quick},
+		Supervisor:   settings,
 	})
 	if err == nil {
 		a.cache, err = tcp.New(a.upstreams["cache"].addr, tcp.Options{
-			Supervisor: supervisor.Settings{Backoff: quick},
+			Supervisor: settings,
 		})
 	}
 	if err != nil {
@@ -67,20 +69,17 @@ func start(ctx context.Context, w io.Writer, dsn string) (*app, error) {
 	// and metrics by the names given here.
 	a.reg.Add("feed", a.feed, health.SourceOptions{Critical: true})
 	a.reg.Add("cache", a.cache, health.SourceOptions{}) // the app works without it: not critical
-	a.wg.Go(retries.Print(w, a.feed))                   // a line per failed attempt or lost connection
-	a.wg.Go(retries.Print(w, a.cache))
 	a.wg.Go(func() { a.critical(a.feed.Run(ctx)) })
 	a.wg.Go(func() { readFeed(ctx, a.feed) })
 	a.wg.Go(func() { _ = a.cache.Run(ctx) })
 	a.wg.Go(func() { readCache(ctx, a.cache) })
 	if dsn != "" {
-		pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: quick}})
+		pool, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: settings})
 		if err != nil {
 			a.stop()
 			return nil, err
 		}
 		a.reg.Add("orders-db", pool, health.SourceOptions{Critical: true})
-		a.wg.Go(retries.Print(w, pool))
 		a.wg.Go(func() { a.critical(pool.Run(ctx)) })
 	}
 	return a, a.routes()

@@ -52,7 +52,8 @@ func TestProbesFollowTheUpstreams(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, code, body)
 	code, _ = get(t, a, "/livez")
 	assert.Equal(t, http.StatusOK, code, "a feed that is retrying is still live")
-	out.WaitFor(t, a.feed.Name()+": attempt 1 failed: ", 10*time.Second) // the retry says so, naming the feed's URL
+	// The failed attempt is logged, naming the feed's URL.
+	out.WaitFor(t, `level=WARN msg="attempt failed" name=`+a.feed.Name()+` state=backoff consecutive_failures=1 `, 10*time.Second)
 
 	post(t, a, "/upstream/feed/start")
 	testkit.WaitStatus(t, a.feed, 10*time.Second, "connected", testkit.InState(health.Connected))
@@ -77,5 +78,6 @@ func TestExitsWhenTheDatabaseRefusesForGood(t *testing.T) {
 	dsn := pg.URL("postgres", "wrong-password", "postgres")
 	out := testkit.ExitsForGood(t, run, "password authentication failed", "-addr", "127.0.0.1:0", "-dsn", dsn)
 	assert.NotContains(t, out, "wrong-password")
-	assert.NotContains(t, out, "retrying", "a refusal for good is not retried")
+	assert.NotContains(t, out, `msg="attempt failed"`, "a refusal for good is not retried")
+	assert.Contains(t, out, `level=ERROR msg="gave up" name="postgres pool postgres://postgres@`+pg.Addr()+`/postgres" state=failed `)
 }

@@ -3,7 +3,7 @@
 // breaks it reconnects with backoff (at least as long as the server's
 // `retry:` asks) and resumes after the last event it printed
 // (Last-Event-ID), so a server that keeps history loses nothing; every
-// retry says so. When the server refuses for good (401, 403, 404, 204, or
+// retry is logged (slog, on stdout). When the server refuses for good (401, 403, 404, 204, or
 // an answer that is not an event stream), or -max-attempts attempts in a
 // row failed, the iterator ends and the command exits non-zero with the
 // reason.
@@ -19,13 +19,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"time"
 
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// follow prints the stream's events and every retry until ctx ends (nil)
+// follow prints the stream's events and logs every retry until ctx ends (nil)
 // or the server refuses for good (the Client's error).
 // w is written from several goroutines and must allow it, as os.Stdout does.
 func follow(ctx context.Context, w io.Writer, url, lastID string, maxAttempts int) error {
@@ -78,12 +78,14 @@ func follow(ctx context.Context, w io.Writer, url, lastID string, maxAttempts in
 		Supervisor: supervisor.Settings{
 			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
 			MaxAttempts: maxAttempts,
+			// A record per state change: each failed attempt and lost
+			// stream with its (redacted) error and the wait.
+			Logger: slog.New(slog.NewTextHandler(w, nil)),
 		},
 	})
 	if err != nil {
 		return err
 	}
-	printed := retries.Print(w, feed) // a line per failed attempt or lost stream
 	go func() { _ = feed.Run(ctx) }()
 	// The loop waits while there is no stream and ends when ctx ends or
 	// the server refuses for good: it cannot spin.
@@ -95,7 +97,6 @@ func follow(ctx context.Context, w io.Writer, url, lastID string, maxAttempts in
 		fmt.Fprintf(w, "%s %s: %s\n", ev.ID, eventType(ev), ev.Data)
 	}
 	<-feed.Done()
-	printed()
 	return feed.Err()
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
@@ -56,17 +55,23 @@ func TestRunDemo(t *testing.T) {
 // TestExitsWhenTheFeedRefusesForGood points the command at a server that
 // answers every request 401: it exits at once, non-zero, with one line
 // that says why, instead of printing "lost" in a loop; and at a closed port
-// with -max-attempts 3, where it says it retries once per attempt first.
+// with -max-attempts 3, where it logs each failed attempt first.
 func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
 	addr := testkit.Unauthorized(t)
 	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "http://"+addr+"/events?token=SECRET123")
 	assert.NotContains(t, out, "lost:")
-	assert.NotContains(t, out, "retrying")
+	assert.NotContains(t, out, `msg="attempt failed"`)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name="http://`+addr+`/events?token=xxxxx" state=failed consecutive_failures=1 `)
 	assert.NotContains(t, out, "SECRET123")
 
 	addr = testkit.ClosedAddr(t)
 	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-url", "http://"+addr+"/events?token=SECRET123", "-max-attempts", "3")
-	assert.Equal(t, []int{1, 2}, retries.Attempts(out, "http://"+addr+"/events?token=xxxxx"), out)
+	url := "http://" + addr + "/events?token=xxxxx"
+	for _, n := range []string{"1", "2"} {
+		assert.Contains(t, out, `level=WARN msg="attempt failed" name="`+url+`" state=backoff consecutive_failures=`+n+` `)
+	}
+	assert.Equal(t, 2, strings.Count(out, " reason=backoff\n"), "a record per failed attempt, with its wait:\n%s", out)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name="`+url+`" state=failed consecutive_failures=3 `)
 	assert.NotContains(t, out, "SECRET123")
 }
 

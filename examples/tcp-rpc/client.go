@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/cenkalti/rpc2"
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/examples/internal/retries"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -33,16 +32,14 @@ func client(ctx context.Context, w io.Writer, addr string, maxAttempts int) erro
 		Supervisor: supervisor.Settings{
 			Backoff:     backoff.Config{Base: 100 * time.Millisecond, Cap: 2 * time.Second},
 			MaxAttempts: maxAttempts,
+			// A record per state change: connected, each failed attempt
+			// and lost connection with its error and the wait, stopped.
+			Logger: slog.New(slog.NewTextHandler(w, nil)),
 		},
 	})
 	if err != nil {
 		return err
 	}
-	printed := retries.Print(w, r) // a line per failed attempt or lost connection
-	defer printed()
-	watched := make(chan struct{})
-	go func() { watch(w, r); close(watched) }()
-	defer func() { <-watched }()
 	go func() { _ = r.Run(ctx) }()
 
 	tick := time.NewTicker(500 * time.Millisecond)
@@ -64,17 +61,5 @@ func client(ctx context.Context, w io.Writer, addr string, maxAttempts int) erro
 			continue
 		}
 		fmt.Fprintln(w, "client:", price)
-	}
-}
-
-// watch prints the supervisor's state changes until the final one; the
-// retries' lines say the rest.
-func watch(w io.Writer, r *rpc.Client) {
-	ch, unsub := r.Subscribe()
-	defer unsub()
-	for st := range ch { // closed after Stopped or Failed
-		if st.State != health.Backoff {
-			fmt.Fprintf(w, "client: %s\n", st.State)
-		}
 	}
 }

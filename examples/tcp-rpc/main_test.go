@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
@@ -38,7 +37,7 @@ func TestCallbacksWorkAfterTheServerRestarts(t *testing.T) {
 // server that does not serve pings: the first ping of every attempt fails
 // for good, so the client exits at once, non-zero, with one
 // line that says why; a closed port with -max-attempts 3 likewise, after a
-// line for each retry.
+// record for each failed attempt.
 func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -48,11 +47,16 @@ func TestExitsWhenTheServerRefusesForGood(t *testing.T) {
 	t.Cleanup(func() { _ = ln.Close(); <-done })
 	out := testkit.ExitsForGood(t, run, "has no method", "-addr", ln.Addr().String())
 	assert.NotContains(t, out, "call failed")
-	assert.NotContains(t, out, "retrying")
+	assert.NotContains(t, out, `msg="attempt failed"`)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name=`+ln.Addr().String()+` state=failed consecutive_failures=1 `)
 
-	// A closed port is retried, saying so once per attempt, until
-	// -max-attempts; then one line says it gave up.
+	// A closed port is retried, logged once per attempt with the wait,
+	// until -max-attempts; then one line says it gave up.
 	addr := testkit.ClosedAddr(t)
 	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-addr", addr, "-max-attempts", "3")
-	assert.Equal(t, []int{1, 2}, retries.Attempts(out, addr), out)
+	for _, n := range []string{"1", "2"} {
+		assert.Contains(t, out, `level=WARN msg="attempt failed" name=`+addr+` state=backoff consecutive_failures=`+n+` `)
+	}
+	assert.Equal(t, 2, strings.Count(out, " reason=backoff\n"), "a record per failed attempt, with its wait:\n%s", out)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name=`+addr+` state=failed consecutive_failures=3 `)
 }

@@ -1,9 +1,9 @@
 // Command websocket-feed follows a WebSocket feed with redial: it
 // subscribes on every connect (OnConnect), reads messages with the
 // websocket.Messages iterator, and reconnects with backoff when the feed
-// drops, saying so on every retry. When the feed refuses for good (a
-// handshake answered 401, say), or -max-attempts attempts in a row failed,
-// the iterator ends and the command exits non-zero with the reason.
+// drops, logging every retry (slog, on stdout). When the feed refuses for
+// good (a handshake answered 401, say), or -max-attempts attempts in a row
+// failed, the iterator ends and the command exits non-zero with the reason.
 //
 //	go run ./examples/websocket-feed -url ws://127.0.0.1:8080/feed -topic prices
 //
@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"time"
@@ -24,7 +25,6 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -67,8 +67,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// follow prints the feed's messages and every retry until ctx ends (nil)
-// or the feed refuses for good (the supervisor's error).
+// follow prints the feed's messages and logs every retry until ctx ends
+// (nil) or the feed refuses for good (the supervisor's error).
 // w is written from several goroutines and must allow it, as os.Stdout does.
 func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int) error {
 	var feed *supervisor.Supervisor[*websocket.Conn]
@@ -79,6 +79,9 @@ func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int
 		Supervisor: supervisor.Settings{
 			Backoff:     backoff.Config{Base: 200 * time.Millisecond, Cap: 10 * time.Second},
 			MaxAttempts: maxAttempts,
+			// A record per state change: each failed attempt and lost
+			// connection with its (redacted) error and the wait.
+			Logger: slog.New(slog.NewTextHandler(w, nil)),
 		},
 		// OnConnect runs after every (re)connect, before the state is
 		// Connected: the subscription is always in place when messages
@@ -91,7 +94,6 @@ func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int
 	if err != nil {
 		return err
 	}
-	printed := retries.Print(w, feed) // a line per failed attempt or lost connection
 	go func() { _ = feed.Run(ctx) }()
 	// The loop waits while there is no connection and ends when ctx ends
 	// or the feed refuses for good: it cannot spin.
@@ -103,6 +105,5 @@ func follow(ctx context.Context, w io.Writer, url, topic string, maxAttempts int
 		fmt.Fprintf(w, "%s\n", msg.Data)
 	}
 	<-feed.Done()
-	printed()
 	return feed.Err()
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/redial-go/redial/examples/internal/retries"
 	"github.com/redial-go/redial/internal/testing/testkit"
 )
 
@@ -41,13 +40,19 @@ func TestExitsWhenTheFeedRefusesForGood(t *testing.T) {
 	addr := testkit.Unauthorized(t)
 	out := testkit.ExitsForGood(t, run, "401 Unauthorized", "-url", "ws://"+addr+"/feed?token=SECRET123")
 	assert.NotContains(t, out, "lost:")
-	assert.NotContains(t, out, "retrying")
+	assert.NotContains(t, out, `msg="attempt failed"`)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name="ws://`+addr+`/feed?token=xxxxx" state=failed consecutive_failures=1 `)
 	assert.NotContains(t, out, "SECRET123")
 
-	// A closed port is retried, saying so once per attempt with the
-	// redacted URL, until -max-attempts; then one line says it gave up.
+	// A closed port is retried, logged once per attempt with the redacted
+	// URL and the wait, until -max-attempts; then one line says it gave up.
 	addr = testkit.ClosedAddr(t)
 	out = testkit.ExitsForGood(t, run, "gave up after 3 attempts", "-url", "ws://"+addr+"/feed?token=SECRET123", "-max-attempts", "3")
-	assert.Equal(t, []int{1, 2}, retries.Attempts(out, "ws://"+addr+"/feed?token=xxxxx"), out)
+	url := "ws://" + addr + "/feed?token=xxxxx"
+	for _, n := range []string{"1", "2"} {
+		assert.Contains(t, out, `level=WARN msg="attempt failed" name="`+url+`" state=backoff consecutive_failures=`+n+` `)
+	}
+	assert.Equal(t, 2, strings.Count(out, " reason=backoff\n"), "a record per failed attempt, with its wait:\n%s", out)
+	assert.Contains(t, out, `level=ERROR msg="gave up" name="`+url+`" state=failed consecutive_failures=3 `)
 	assert.NotContains(t, out, "SECRET123")
 }
