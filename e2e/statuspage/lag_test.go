@@ -30,7 +30,20 @@ func TestStatusPageShowsLagInBrowser(t *testing.T) {
 			fmt.Fprintf(w, "id: %d\ndata: %d\n\n", i, i)
 		}
 		w.(http.Flusher).Flush()
-		<-r.Context().Done()
+		// A comment every second, as a live server sends: silent past the
+		// Client's IdleTimeout (15s; a browser's start took that long
+		// under load), the stream was renewed and 20 events waited.
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-tick.C:
+				fmt.Fprint(w, ": alive\n\n")
+				w.(http.Flusher).Flush()
+			}
+		}
 	}))
 	defer feed.Close()
 	c, err := sse.New(feed.URL+"/events", sse.Options{})
