@@ -69,14 +69,12 @@ func (c *Cluster) newStandby() (*Cluster, error) {
 func (c *Cluster) passwordEnv() []string { return []string{"PGPASSWORD=" + c.password} }
 
 // Promote promotes a standby (pg_ctl promote -w): it takes writes when
-// Promote returns. A checkpoint follows, so that pg_rewind from it sees
-// its new timeline.
+// Promote returns.
 func (c *Cluster) Promote(t testing.TB) {
 	t.Helper()
 	if err := c.ctl("promote"); err != nil {
 		t.Fatal(err)
 	}
-	c.exec1(t, "CHECKPOINT")
 }
 
 // Follow makes c, a stopped or running former primary, a standby of
@@ -88,6 +86,7 @@ func (c *Cluster) Follow(t testing.TB, primary *Cluster) {
 	if c.running {
 		c.Stop(t, Fast)
 	}
+	primary.exec1(t, "CHECKPOINT") // pg_rewind reads primary's timeline from its control file
 	err := c.execEnv(primary.passwordEnv(), filepath.Join(c.bin, "pg_rewind"), "-D", c.dataDir(), "-R", "--no-sync",
 		"--source-server=host="+Host+" port="+strconv.Itoa(primary.port)+" user="+User+" dbname=postgres")
 	if err == nil {
