@@ -12,7 +12,7 @@ import (
 // its server no longer answers the DSN's target_session_attrs: a primary
 // fenced read-only (SQLSTATE 25006 on every write) or turned standby under
 // read-write or primary, a standby promoted under standby or read-only.
-var ErrWrongRole = errors.New("server no longer answers target_session_attrs")
+var ErrWrongRole = errors.New("wrong server role for target_session_attrs")
 
 // role is the server role a DSN's target_session_attrs asks for, as pgx
 // checks it at connect; roleAny asks nothing (any, prefer-standby, a
@@ -75,7 +75,7 @@ func (r role) misplaced(pc *pgconn.PgConn) error {
 	default:
 		return nil
 	}
-	return fmt.Errorf("postgres: %w: target_session_attrs=%s, the server %s", ErrWrongRole, roleNames[r], why)
+	return fmt.Errorf("postgres: %w=%s: the server %s", ErrWrongRole, roleNames[r], why)
 }
 
 // wrongRoleAtConnect reports whether err is pgx's refusal of a server

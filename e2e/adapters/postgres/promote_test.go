@@ -31,8 +31,7 @@ import (
 func TestPromotionRestartsTheOldPrimary(t *testing.T) {
 	t.Parallel()
 	w := failOver(t, func(t *testing.T, a, b *pgtest.Cluster) { a.Stop(t, pgtest.Fast) })
-	t.Logf("failover (a), promotion to the first success on B: conn %v, pool %v, listener %v (A stopped %v after the promotion began)",
-		w.conn, w.pool, w.listener, w.trigger)
+	w.log(t, "(a)", "stopped")
 }
 
 // TestPromotionFencesTheOldPrimary is failover (b): B is promoted and A
@@ -44,14 +43,21 @@ func TestPromotionRestartsTheOldPrimary(t *testing.T) {
 func TestPromotionFencesTheOldPrimary(t *testing.T) {
 	t.Parallel()
 	w := failOver(t, func(t *testing.T, a, b *pgtest.Cluster) { a.Fence(t) })
-	t.Logf("failover (b), promotion to the first success on B: conn %v, pool %v, listener %v (A fenced %v after the promotion began)",
-		w.conn, w.pool, w.listener, w.trigger)
+	w.log(t, "(b)", "fenced")
 }
 
 // windows are the times from the start of B's promotion to the first
 // write on B of the Conn and of the Pool, and to the Listener's first
 // notification from B; trigger is when A was stopped or fenced.
 type windows struct{ conn, pool, listener, trigger time.Duration }
+
+// log prints the windows, from the promotion's start and from A's
+// demotion, in a form the report collects.
+func (w windows) log(t *testing.T, failover, demoted string) {
+	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	t.Logf("failover %s: A %s %v after the promotion began; from the promotion (from the demotion): conn %v (%v), pool %v (%v), listener %v (%v)",
+		failover, demoted, r(w.trigger), r(w.conn), r(w.conn-w.trigger), r(w.pool), r(w.pool-w.trigger), r(w.listener), r(w.listener-w.trigger))
+}
 
 // failOver runs one failover of a pair under a Conn, a Pool (4 writers)
 // and a Listener, with the stock slog JSON handler as their Logger: B is
@@ -171,9 +177,9 @@ func failOver(t *testing.T, demote func(t *testing.T, a, b *pgtest.Cluster)) win
 		w.listener = at.Sub(began)
 		assert.LessOrEqual(t, at.Sub(demoted), postgres.DefaultPingInterval+bound, "listener: first notification from B")
 	case <-time.After(postgres.DefaultPingInterval + bound + 10*time.Second):
-		t.Fatalf("listener: no notification from B; %v", l.Status())
+		t.Errorf("listener: no notification from B; %v", l.Status())
 	}
-	if assert.Len(t, missed, 1, "one ErrMissed before B's notifications") {
+	if w.listener > 0 && assert.Len(t, missed, 1, "one ErrMissed before B's notifications") {
 		assert.ErrorIs(t, missed[0], postgres.ErrMissed)
 	}
 	for _, r := range []runner{c, p, l} {
@@ -263,7 +269,8 @@ func (f *firstSuccess) wait(t *testing.T, from time.Time, bound time.Duration, w
 	select {
 	case <-f.done:
 	case <-time.After(bound + 10*time.Second):
-		t.Fatalf("%s: no write on B", what)
+		t.Errorf("%s: no write on B", what) // the others are still measured
+		return 0
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,0 +1,195 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/redial-go/redial/adapters/postgres"
+	"github.com/redial-go/redial/health"
+	"github.com/redial-go/redial/internal/testing/pgtest"
+	"github.com/redial-go/redial/internal/testing/testkit"
+	"github.com/redial-go/redial/supervisor"
+)
+
+// insert writes a row to t on the connection q.
+func insert(ctx context.Context, q interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}) error {
+	_, err := q.Exec(ctx, "INSERT INTO t VALUES (1)")
+	return err
+}
+
+func sqlState(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code
+	}
+	return ""
+}
+
+// leftForRole waits until r lost a connection for ErrWrongRole and
+// returns that transition.
+func leftForRole(t *testing.T, r runner, d time.Duration) health.Transition {
+	t.Helper()
+	var found health.Transition
+	require.Eventually(t, func() bool {
+		for _, tr := range r.History() {
+			if tr.From == health.Connected && errors.Is(tr.Err, postgres.ErrWrongRole) {
+				found = tr
+				return true
+			}
+		}
+		return false
+	}, d, 5*time.Millisecond, "%s: no connection lost for ErrWrongRole; %v", r.Name(), r.Status())
+	return found
+}
+
+// A program's own READ ONLY transaction answers 25006 too, but changes
+// nothing the server reports: the connection is kept.
+func TestAReadOnlyTransactionIsNoFence(t *testing.T) {
+	t.Parallel()
+	admin := shared.Connect(t)
+	_, err := admin.Exec(t.Context(), "CREATE TABLE IF NOT EXISTS t (v int)")
+	require.NoError(t, err)
+	dsn := shared.DSN("application_name", "ro-tx", "target_session_attrs", "read-write")
+	c, err := postgres.NewConn(dsn, postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
+	require.NoError(t, err)
+	p, err := postgres.NewPool(dsn, postgres.PoolOptions{Supervisor: supervisor.Settings{Backoff: fast}})
+	require.NoError(t, err)
+	for _, r := range []runner{c, p} {
+		testkit.Run(t, r)
+		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
+	}
+	readOnly := func(tx pgx.Tx) error { return insert(t.Context(), tx) }
+	for range 3 {
+		err := c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error {
+			return pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, readOnly)
+		})
+		assert.Equal(t, "25006", sqlState(err))
+		err = p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error {
+			return pgx.BeginTxFunc(ctx, conn, pgx.TxOptions{AccessMode: pgx.ReadOnly}, readOnly)
+		})
+		assert.Equal(t, "25006", sqlState(err))
+	}
+	require.NoError(t, c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error { return insert(ctx, conn) }))
+	require.NoError(t, p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error { return insert(ctx, conn) }))
+	time.Sleep(100 * time.Millisecond) // the Pool checks a released connection on a goroutine of pgxpool's
+	for _, r := range []runner{c, p} {
+		st := r.Status()
+		assert.Equal(t, health.Connected, st.State, st.Name)
+		assert.Equal(t, uint64(1), st.Connects, "%s: replaced", st.Name)
+	}
+}
+
+// A fenced primary (one host) is left at the first write for the Conn
+// and the Pool, and at the next ping for the Listener, even while
+// notifications sent on the fenced server keep arriving (NOTIFY still
+// works there); each says ErrWrongRole and is back once it is unfenced.
+func TestAFencedPrimaryIsLeft(t *testing.T) {
+	t.Parallel()
+	srv := pgtest.Start(t, pgtest.Options{})
+	admin := srv.Connect(t)
+	_, err := admin.Exec(t.Context(), "CREATE TABLE t (v int)")
+	require.NoError(t, err)
+	dsn := func(app string) string { return srv.DSN("application_name", app, "target_session_attrs", "read-write") }
+	settings := supervisor.Settings{Backoff: fast}
+	c, err := postgres.NewConn(dsn("fence-conn"), postgres.ConnOptions{Supervisor: settings})
+	require.NoError(t, err)
+	p, err := postgres.NewPool(dsn("fence-pool"), postgres.PoolOptions{Supervisor: settings})
+	require.NoError(t, err)
+	const ping = 300 * time.Millisecond
+	l := newListener(t, dsn("fence-listener"), postgres.ListenerOptions{Channels: []string{"fence"}, PingInterval: ping})
+	for _, r := range []runner{c, p, l} {
+		testkit.Run(t, r)
+		testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stop()
+	wg.Go(func() { // NOTIFY every 50ms: the Listener never goes silent
+		for ctx.Err() == nil {
+			_, _ = admin.Exec(ctx, "NOTIFY fence")
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	wg.Go(func() {
+		for range l.Notifications(ctx) {
+		}
+	})
+	time.Sleep(2 * ping) // notifications flow
+
+	fenced := time.Now()
+	srv.Fence(t)
+	err = c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error { return insert(ctx, conn) })
+	assert.Equal(t, "25006", sqlState(err))
+	err = p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error { return insert(ctx, conn) })
+	assert.Equal(t, "25006", sqlState(err))
+	for _, r := range []runner{c, p, l} {
+		tr := leftForRole(t, r, 10*time.Second)
+		t.Logf("%s: %v after the fence: %v", r.Name(), tr.At.Sub(fenced).Round(time.Millisecond), tr.Err)
+		if r == runner(l) {
+			// Every PingInterval, and a login's worth for a busy machine.
+			assert.Less(t, tr.At.Sub(fenced), ping+2*time.Second, "the Listener asks every PingInterval")
+		}
+	}
+	srv.Unfence(t)
+	for _, r := range []runner{c, p, l} {
+		testkit.WaitStatus(t, r, 10*time.Second, "back", testkit.InState(health.Connected))
+	}
+	stop()
+	require.NoError(t, c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error { return insert(ctx, conn) }))
+}
+
+// The mirror rule: under target_session_attrs=standby a standby that is
+// promoted answers in_hot_standby off with its next statement. The Conn
+// and the Pool leave it (ErrWrongRole), find no standby while the old
+// primary is down, and are Connected to it once it follows the new one.
+func TestAPromotedStandbyIsLeft(t *testing.T) {
+	t.Parallel()
+	a, b := pgtest.StartPair(t, pgtest.Options{})
+	dsn := func(app string) string {
+		return fmt.Sprintf("host=%[1]s,%[1]s port=%d,%d user=%s password=%s dbname=postgres target_session_attrs=standby application_name=%s",
+			pgtest.Host, b.Port(), a.Port(), pgtest.User, a.Password(), app)
+	}
+	settings := supervisor.Settings{Backoff: fast}
+	c, err := postgres.NewConn(dsn("standby-conn"), postgres.ConnOptions{Supervisor: settings})
+	require.NoError(t, err)
+	p, err := postgres.NewPool(dsn("standby-pool"), postgres.PoolOptions{Supervisor: settings})
+	require.NoError(t, err)
+	read := func(ctx context.Context, q interface {
+		Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+	}) error {
+		_, err := q.Exec(ctx, "SELECT 1")
+		return err
+	}
+	for _, r := range []runner{c, p} {
+		testkit.Run(t, r)
+		st := testkit.WaitStatus(t, r, 10*time.Second, "connected", testkit.InState(health.Connected))
+		require.Equal(t, b.Addr(), st.Endpoint)
+	}
+	b.Promote(t)
+	a.Stop(t, pgtest.Fast)
+	require.NoError(t, c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error { return read(ctx, conn) }),
+		"the read works: the server is no standby, which only the report tells")
+	require.NoError(t, p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error { return read(ctx, conn) }))
+	for _, r := range []runner{c, p} {
+		tr := leftForRole(t, r, 10*time.Second)
+		t.Logf("%s: %v", r.Name(), tr.Err)
+	}
+	a.Follow(t, b)
+	for _, r := range []runner{c, p} {
+		st := testkit.WaitStatus(t, r, 20*time.Second, "on the new standby", testkit.InState(health.Connected))
+		assert.Equal(t, a.Addr(), st.Endpoint)
+	}
+}
