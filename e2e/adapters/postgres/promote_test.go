@@ -48,14 +48,14 @@ func TestPromotionFencesTheOldPrimary(t *testing.T) {
 
 // windows are the times from the start of B's promotion to the first
 // write on B of the Conn and of the Pool, and to the Listener's first
-// notification from B; trigger is when A was stopped or fenced.
+// notification from B; trigger is when A's stop or fence began.
 type windows struct{ conn, pool, listener, trigger time.Duration }
 
 // log prints the windows, from the promotion's start and from A's
 // demotion, in a form the report collects.
 func (w windows) log(t *testing.T, failover, demoted string) {
 	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-	t.Logf("failover %s: A %s %v after the promotion began; from the promotion (from the demotion): conn %v (%v), pool %v (%v), listener %v (%v)",
+	t.Logf("failover %s: A %s from %v after the promotion began; from the promotion (from the demotion's start): conn %v (%v), pool %v (%v), listener %v (%v)",
 		failover, demoted, r(w.trigger), r(w.conn), r(w.conn-w.trigger), r(w.pool), r(w.pool-w.trigger), r(w.listener), r(w.listener-w.trigger))
 }
 
@@ -164,12 +164,13 @@ func failOver(t *testing.T, demote func(t *testing.T, a, b *pgtest.Cluster)) win
 	began := time.Now()
 	promoted.Store(&began)
 	b.Promote(t)
-	demote(t, a, b)
+	demoting := time.Now()
+	demote(t, a, b) // its sessions see it before it returns: Stop and Fence wait for its end
 	demoted := time.Now()
 	wg.Go(func() { notifyUntil(ctx, t, b, "fo", "b") })
 
 	bound := 500*time.Millisecond + 2*oneConnect + 250*time.Millisecond
-	w := windows{trigger: demoted.Sub(began)}
+	w := windows{trigger: demoting.Sub(began)}
 	w.conn = conn.wait(t, demoted, bound, "conn")
 	w.pool = pool.wait(t, demoted, bound, "pool")
 	select {
