@@ -28,6 +28,23 @@
 // target_session_attrs=prefer-standby, which needs every host's answer,
 // there is one endpoint.
 //
+// # Server roles
+//
+// pgx checks target_session_attrs (read-write, read-only, primary,
+// standby) only at connect. A server whose role changes under a live
+// connection is left too: a primary fenced read-only (every write answers
+// SQLSTATE 25006) or a standby promoted. PostgreSQL 14 and later report
+// default_transaction_read_only and in_hot_standby with the answer to the
+// next statement: a Conn checks after every Do, a Pool on every release
+// and every dial, a Listener at every ping (at least every PingInterval,
+// since a fenced primary still delivers NOTIFY). The connection, or the
+// whole pool with its idle connections, is replaced (ErrWrongRole) and
+// the next host tried; the pool's dials go there alone. On B within, from
+// A's fence: the next write, FailoverSpread and a login or two (a
+// Listener: PingInterval first). Measured on two busy cores, host=A,B
+// read-write, defaults, B promoted: first write on B FENCE_FIGURES.
+// prefer-standby and any have no rule.
+//
 // # Error classes
 //
 // Classify maps errors by SQLSTATE: 28P01, 28000 and 3D000 are permanent

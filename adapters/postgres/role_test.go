@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,4 +194,62 @@ func TestAPromotedStandbyIsLeft(t *testing.T) {
 		st := testkit.WaitStatus(t, r, 20*time.Second, "on the new standby", testkit.InState(health.Connected))
 		assert.Equal(t, a.Addr(), st.Endpoint)
 	}
+}
+
+// TestAPoolStopsDiallingAFencedHost: a Pool on A (host=A,B read-write)
+// whose one connection is held while A is fenced, under 20 callers: each
+// needs a new connection, which pgx refuses at connect (read only). The
+// first refusal moves the Pool to B; A is not dialled in a loop (issue
+// 29: it was, once per call, while the held connection counted as
+// working).
+func TestAPoolStopsDiallingAFencedHost(t *testing.T) {
+	t.Parallel()
+	a := pgtest.Start(t, pgtest.Options{})
+	var dials sync.Map // addr -> *atomic.Int64
+	count := func(addr string) *atomic.Int64 {
+		n, _ := dials.LoadOrStore(addr, new(atomic.Int64))
+		return n.(*atomic.Int64)
+	}
+	dsn := fmt.Sprintf("host=%[1]s,%[1]s port=%d,%d user=%s password=%s dbname=postgres target_session_attrs=read-write application_name=dial-loop",
+		pgtest.Host, a.Port(), shared.Port(), pgtest.User, a.Password())
+	p, err := postgres.NewPool(dsn, postgres.PoolOptions{Configure: func(cfg *pgxpool.Config) {
+		cfg.MaxConns = 4
+		cfg.ConnConfig.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			count(addr).Add(1)
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		}
+	}})
+	require.NoError(t, err)
+	testkit.Run(t, p)
+	st := testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
+	require.Equal(t, a.Addr(), st.Endpoint)
+
+	held, release := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		_ = p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error { close(held); <-release; return nil })
+	})
+	<-held
+	a.Fence(t)
+	before := count(a.Addr()).Load()
+	ctx, stop := context.WithTimeout(t.Context(), time.Second)
+	for range 20 {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				_ = p.Do(ctx, func(ctx context.Context, conn *pgxpool.Conn) error { _, err := conn.Exec(ctx, "SELECT 1"); return err })
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	<-ctx.Done()
+	close(release)
+	wg.Wait()
+	stop()
+	toA := count(a.Addr()).Load() - before
+	st = testkit.WaitStatus(t, p, 10*time.Second, "on B", testkit.InState(health.Connected))
+	t.Logf("dials to fenced A in 1s of 20 callers: %d; then %s on %s", toA, st.State, st.Endpoint)
+	assert.Equal(t, shared.Addr(), st.Endpoint)
+	// pgx's refused dial, and those of callers that raced it (at most
+	// MaxConns), each twice with sslmode=prefer.
+	assert.LessOrEqual(t, toA, int64(2*(4+1)), "the Pool kept dialling A")
 }
