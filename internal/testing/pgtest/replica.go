@@ -194,4 +194,3 @@ func (c *Cluster) connect(t testing.TB) *pgx.Conn {
 	}
 	return conn
 }
-
