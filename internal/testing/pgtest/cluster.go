@@ -5,6 +5,9 @@
 // 127.0.0.1, its own socket directory, fsync off, SCRAM password
 // authentication over TCP, TLS off unless Options.TLS. A test can stop,
 // start and restart the server (fast or immediate) to inject real faults.
+// StartPair starts a primary and its streaming-replication standby, for
+// failovers: Promote, Follow (pg_rewind the old primary to follow the
+// new one) and Fence (read-only without ending sessions).
 //
 // Every server is stopped and its directory removed when the test ends,
 // also when it fails; a watchdog process does it even if the test binary
