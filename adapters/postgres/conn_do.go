@@ -28,7 +28,8 @@ type Conn struct {
 
 // Do waits for a live connection and its turn, and runs f with it once.
 // When f's error is a connection error (IsConnError) or f left the
-// connection closed, it is invalidated; an SQL error keeps it. The
+// connection closed, it is invalidated, as is one on a server of the
+// wrong role (ErrWrongRole); an SQL error keeps it. The
 // caller's own deadline or cancellation is no connection error: pgx sends
 // a cancel request and the connection is kept (the health does not follow
 // the program's timeouts); the error then wraps ctx's error too. A
