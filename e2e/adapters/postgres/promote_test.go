@@ -30,7 +30,7 @@ import (
 // bounds); the Listener says ErrMissed once.
 func TestPromotionRestartsTheOldPrimary(t *testing.T) {
 	t.Parallel()
-	w := failOver(t, func(t *testing.T, a, b *pgtest.Cluster) { a.Stop(t, pgtest.Fast) })
+	w := failOver(t, "", func(t *testing.T, a, b *pgtest.Cluster) { a.Stop(t, pgtest.Fast) })
 	w.log(t, "(a)", "stopped")
 }
 
@@ -42,7 +42,7 @@ func TestPromotionRestartsTheOldPrimary(t *testing.T) {
 // are closed and it dials A no more.
 func TestPromotionFencesTheOldPrimary(t *testing.T) {
 	t.Parallel()
-	w := failOver(t, func(t *testing.T, a, b *pgtest.Cluster) { a.Fence(t) })
+	w := failOver(t, "wrong server role for target_session_attrs=read-write", func(t *testing.T, a, b *pgtest.Cluster) { a.Fence(t) })
 	w.log(t, "(b)", "fenced")
 }
 
@@ -67,8 +67,9 @@ func (w windows) log(t *testing.T, failover, demoted string) {
 // apart; the Listener's next ping, PingInterval), the default
 // FailoverSpread (Base/2, 500ms) and two logins (the connect and, for the
 // Pool, its ping; measured now, see measureConnect), plus 250ms for the
-// writers' and the notifier's pace.
-func failOver(t *testing.T, demote func(t *testing.T, a, b *pgtest.Cluster)) windows {
+// writers' and the notifier's pace. The logs say why (logged, a text
+// they must hold) and never the password.
+func failOver(t *testing.T, logged string, demote func(t *testing.T, a, b *pgtest.Cluster)) windows {
 	a, b := pgtest.StartPair(t, pgtest.Options{})
 	admin := a.Connect(t)
 	_, err := admin.Exec(t.Context(), "CREATE TABLE w (who text, port int)")
@@ -209,6 +210,8 @@ func failOver(t *testing.T, demote func(t *testing.T, a, b *pgtest.Cluster)) win
 			assert.Equal(t, b.Addr(), r.Status().Endpoint)
 		}
 	}
+	assert.Contains(t, logs.String(), logged)
+	assert.NotContains(t, logs.String(), a.Password())
 	if t.Failed() {
 		t.Logf("logs:\n%s", logs.String())
 	}
