@@ -1,11 +1,9 @@
 package pgtest_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,6 +77,3 @@ func eventually(t *testing.T, c *pgtest.Cluster, n int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-var _ = context.Background
-var _ = pgx.Connect
