@@ -69,7 +69,7 @@ func NewConn(dsn string, o ConnOptions) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conn{lifecycle: adapt.Lift(sup), sup: sup, turn: c.turn}, nil
+	return &Conn{lifecycle: adapt.Lift(sup), sup: sup, turn: c.turn, role: t.role}, nil
 }
 
 // closeTimeout bounds closing one connection: the wait for its turn, the

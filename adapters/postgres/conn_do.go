@@ -23,11 +23,13 @@ type Conn struct {
 	lifecycle[*pgx.Conn]
 	sup  *supervisor.Supervisor[*pgx.Conn]
 	turn chan struct{} // capacity 1: full while f, a loop body or Close runs
+	role role
 }
 
 // Do waits for a live connection and its turn, and runs f with it once.
 // When f's error is a connection error (IsConnError) or f left the
-// connection closed, it is invalidated; an SQL error keeps it. The
+// connection closed, it is invalidated, as is one on a server of the
+// wrong role (ErrWrongRole); an SQL error keeps it. The
 // caller's own deadline or cancellation is no connection error: pgx sends
 // a cancel request and the connection is kept (the health does not follow
 // the program's timeouts); the error then wraps ctx's error too. A
@@ -81,7 +83,8 @@ func (c *Conn) Connections(ctx context.Context) iter.Seq[*pgx.Conn] {
 
 // turnWith runs f in the turn unless conn was closed before it came, when
 // it invalidates conn and reports that f did not run (ran false, err
-// nil). err is why the turn did not come.
+// nil). err is why the turn did not come, or f's. A server that f's
+// round trips showed to be of the wrong role invalidates conn too.
 func (c *Conn) turnWith(ctx context.Context, conn *pgx.Conn, f func() error) (ran bool, err error) {
 	select {
 	case c.turn <- struct{}{}:
@@ -97,7 +100,11 @@ func (c *Conn) turnWith(ctx context.Context, conn *pgx.Conn, f func() error) (ra
 		c.sup.Invalidate(conn, pgconn.ErrConnClosed)
 		return false, nil
 	}
-	return true, f()
+	err = f()
+	if wrong := c.role.misplaced(conn.PgConn()); wrong != nil {
+		c.sup.Invalidate(conn, wrong) // see ErrWrongRole
+	}
+	return true, err
 }
 
 // Invalidate tells the supervisor that conn, which Do or Connections

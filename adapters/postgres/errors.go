@@ -87,7 +87,8 @@ func scrub(err error, secrets masker) error {
 // kept are the errors safeParts keeps as they are: they hold no text of
 // the program's or the server's.
 var kept = []error{context.Canceled, context.DeadlineExceeded, io.EOF, io.ErrUnexpectedEOF, net.ErrClosed,
-	pgconn.ErrConnClosed, supervisor.ErrSilent, supervisor.ErrPanicked, supervisor.ErrReplaced, ErrMissed}
+	pgconn.ErrConnClosed, supervisor.ErrSilent, supervisor.ErrPanicked, supervisor.ErrReplaced, ErrMissed, ErrWrongRole,
+	pgconn.ErrReadOnlyConnection, pgconn.ErrReadWriteConnection, pgconn.ErrPrimaryConnection, pgconn.ErrStandbyConnection}
 
 // safeParts appends, for every end of err's tree, what may be kept of it:
 // a copy of a *pgconn.PgError with its texts masked; a network or system

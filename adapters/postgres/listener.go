@@ -79,8 +79,9 @@ type Listener struct {
 	wake      chan struct{}      // capacity 1: a Listen call is pending
 
 	// Owned by the supervisor's calls (OnConnect, Watch), one at a time.
-	owed bool  // an ErrMissed error is owed to the program
-	lost error // why the connection was lost, for that error
+	owed   bool      // an ErrMissed error is owed to the program
+	lost   error     // why the connection was lost, for that error
+	pinged time.Time // the last ping's, or the connect's
 }
 
 // listenerConn is one connection of a Listener, which only the Listener

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -52,6 +53,7 @@ func (l *Listener) onConnect(ctx context.Context, lc *listenerConn) error {
 		l.requeue(reqs)
 		return err
 	}
+	l.pinged = time.Now()
 	serve(reqs)
 	return nil
 }
@@ -87,6 +89,13 @@ func (l *Listener) watch(ctx context.Context, conn *pgx.Conn) (err error) {
 			if ok, err := l.send(ctx, conn, item{n: Notification{Channel: n.Channel, Payload: n.Payload, PID: n.PID}}); !ok {
 				return err
 			}
+			// A fenced primary still delivers NOTIFY: its role is asked
+			// every PingInterval however busy the channels are.
+			if l.t.role != roleAny && time.Since(l.pinged) >= l.pingInterval {
+				if err := l.ping(ctx, conn); err != nil {
+					return err
+				}
+			}
 		}
 		switch {
 		case err == nil:
@@ -114,13 +123,17 @@ func (l *Listener) missed() error {
 	return fmt.Errorf("postgres: %w: connection lost: %w", ErrMissed, l.lost)
 }
 
-// ping checks a connection that stayed silent for PingInterval.
+// ping checks a connection that stayed silent for PingInterval, and that
+// its server still answers target_session_attrs (ErrWrongRole).
 func (l *Listener) ping(ctx context.Context, conn *pgx.Conn) error {
 	pctx, cancel := context.WithTimeout(ctx, l.pingTimeout)
 	defer cancel()
 	err := conn.Ping(pctx)
+	l.pinged = time.Now()
 	switch {
-	case err == nil || ctx.Err() != nil:
+	case err == nil:
+		return l.t.role.misplaced(conn.PgConn())
+	case ctx.Err() != nil:
 		return nil
 	case pctx.Err() != nil:
 		return fmt.Errorf("ping: no answer within %v: %w: %w", l.pingTimeout, supervisor.ErrSilent, err)

@@ -48,7 +48,7 @@ func nameOf(kind string, cfg *pgconn.Config, secrets []string) string {
 func newTarget(kind, dsn string, cfg *pgconn.Config, tooMany time.Duration, rotating bool) target {
 	secrets := secretsOf(dsn, cfg)
 	t := target{secrets: redact.NewSet(redact.Target{}.With(secrets...)), name: nameOf(kind, cfg, secrets), tooMany: tooMany, rotating: rotating,
-		hosts: endpointsOf(cfg, secrets)}
+		hosts: endpointsOf(cfg, secrets), role: roleOf(cfg)}
 	if len(t.hosts) > 1 {
 		t.answers = newAnswers(len(t.hosts))
 	}

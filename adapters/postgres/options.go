@@ -15,7 +15,8 @@ const pkg = "postgres"
 
 // target is what the three constructors share: the secrets, the default
 // Name, the 53300 hint, whether BeforeConnect rotates the credentials,
-// and, with several hosts, the endpoints and their last answers.
+// the role asked for, and, with several hosts, the endpoints and their
+// last answers.
 type target struct {
 	secrets  *redact.Set
 	name     string
@@ -23,6 +24,7 @@ type target struct {
 	rotating bool
 	hosts    []endpoint // nil with one host
 	answers  *answers   // nil with one host
+	role     role       // what target_session_attrs asks of a server
 }
 
 func (t target) several() bool { return len(t.hosts) > 1 }

@@ -102,6 +102,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 		return nil, err
 	}
 	c.proven = sup.ReportSuccess
+	c.role.replace = func(err error) { sup.Invalidate(c.pool, err) }
 	return &Pool{lifecycle: adapt.Lift(sup), sup: sup, c: c}, nil
 }
 

@@ -39,6 +39,7 @@ type poolConnector struct {
 	}
 	now   context.Context // ended: the supervisor's Conn with it returns at once
 	hooks hookRunner
+	role  poolRole
 }
 
 func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnector {
@@ -72,6 +73,7 @@ func newPoolConnector(cfg *pgxpool.Config, t target, o PoolOptions) *poolConnect
 	if t.several() {
 		c.keepCurrent(cfg)
 	}
+	c.watchRole(cfg)
 	return c
 }
 
@@ -135,7 +137,7 @@ func (c *poolConnector) lost() {
 // when it was another, and pings.
 func (c *poolConnector) connectTo(ctx context.Context, i int) (*pgxpool.Pool, error) {
 	c.t.answers.at(i)
-	if int(c.current.Swap(int32(i))) != i && c.pool != nil {
+	if c.moveTo(i) && c.pool != nil {
 		c.pool.Reset()
 		c.dials.condemn()
 	}

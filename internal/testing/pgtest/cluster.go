@@ -5,6 +5,9 @@
 // 127.0.0.1, its own socket directory, fsync off, SCRAM password
 // authentication over TCP, TLS off unless Options.TLS. A test can stop,
 // start and restart the server (fast or immediate) to inject real faults.
+// StartPair starts a primary and its streaming-replication standby, for
+// failovers: Promote, Follow (pg_rewind the old primary to follow the
+// new one) and Fence (read-only without ending sessions).
 //
 // Every server is stopped and its directory removed when the test ends,
 // also when it fails; a watchdog process does it even if the test binary
@@ -58,6 +61,7 @@ type Cluster struct {
 	port     int
 	password string
 	cert     *x509.Certificate // nil without TLS
+	settings map[string]string // what pgtest.conf holds but the port and socket directory
 	owner    owner
 	dog      *watchdog
 	running  bool
@@ -82,6 +86,19 @@ func Start(t testing.TB, o Options) *Cluster {
 // New starts a cluster that the caller must Close: the form for TestMain,
 // where one cluster is shared by a package's tests.
 func New(o Options) (*Cluster, error) {
+	c, err := newCluster()
+	if err != nil {
+		return nil, err
+	}
+	if err := c.create(o); err != nil {
+		return nil, errors.Join(err, c.Close())
+	}
+	return c, nil
+}
+
+// newCluster makes the directory of a cluster, owned by the server's
+// user, with its watchdog; the data directory is still to be made.
+func newCluster() (*Cluster, error) {
 	bin, err := binDir()
 	if err != nil {
 		return nil, err
@@ -102,9 +119,6 @@ func New(o Options) (*Cluster, error) {
 	if c.dog, err = startWatchdog(own, bin, dir); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
-	}
-	if err := c.create(o); err != nil {
-		return nil, errors.Join(err, c.Close())
 	}
 	return c, nil
 }

@@ -11,8 +11,7 @@ import (
 )
 
 // create copies the template (what initdb made), writes the settings and
-// starts the server on a free port, trying another port when the chosen
-// one was taken meanwhile.
+// starts the server.
 func (c *Cluster) create(o Options) error {
 	if err := c.copyTemplate(); err != nil {
 		return err
@@ -28,6 +27,16 @@ func (c *Cluster) create(o Options) error {
 		}
 		tls = map[string]string{"ssl": "on", "ssl_cert_file": "'server.crt'", "ssl_key_file": "'server.key'"}
 	}
+	c.settings = map[string]string{"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
+	maps.Copy(c.settings, tls)
+	maps.Copy(c.settings, o.Settings)
+	return c.listen(o.Port)
+}
+
+// listen makes the socket directory, writes the settings and starts the
+// server on port, or on a free one (0), trying another when the chosen
+// one was taken meanwhile.
+func (c *Cluster) listen(port int) error {
 	sock := filepath.Join(c.dir, "sock")
 	if err := os.Mkdir(sock, 0o700); err != nil {
 		return fmt.Errorf("pgtest: %w", err)
@@ -35,30 +44,29 @@ func (c *Cluster) create(o Options) error {
 	if err := c.owner.chown(sock); err != nil {
 		return fmt.Errorf("pgtest: %w", err)
 	}
+	var err error
 	for range 5 {
-		if c.port = o.Port; c.port == 0 {
+		if c.port = port; c.port == 0 {
 			if c.port, err = freePort(); err != nil {
 				return err
 			}
 		}
-		settings := map[string]string{
-			"listen_addresses": "'127.0.0.1'", "port": fmt.Sprint(c.port), "unix_socket_directories": "'" + sock + "'",
-			"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off",
-		}
-		maps.Copy(settings, tls)
-		maps.Copy(settings, o.Settings)
-		if err = c.writeConf(settings); err != nil {
+		if err = c.writeConf(); err != nil {
 			return err
 		}
-		if err = c.start(); err == nil || o.Port != 0 || !strings.Contains(c.Log(), "already in use") {
+		if err = c.start(); err == nil || port != 0 || !strings.Contains(c.Log(), "already in use") {
 			return err
 		}
 	}
 	return err
 }
 
-// writeConf writes the settings to an included file, replacing it.
-func (c *Cluster) writeConf(settings map[string]string) error {
+// writeConf writes the settings, the port and the socket directory to an
+// included file, replacing it.
+func (c *Cluster) writeConf() error {
+	settings := map[string]string{"listen_addresses": "'" + Host + "'", "port": fmt.Sprint(c.port),
+		"unix_socket_directories": "'" + filepath.Join(c.dir, "sock") + "'"}
+	maps.Copy(settings, c.settings)
 	var b strings.Builder
 	for _, k := range slices.Sorted(maps.Keys(settings)) {
 		fmt.Fprintf(&b, "%s = %s\n", k, settings[k])

@@ -86,8 +86,13 @@ func (c *Cluster) run(name string, args ...string) error {
 }
 
 // exec runs name (a path, or a command on PATH) as the server's owner.
-func (c *Cluster) exec(name string, args ...string) error {
+func (c *Cluster) exec(name string, args ...string) error { return c.execEnv(nil, name, args...) }
+
+// execEnv is exec with env added to the environment: a password goes
+// there, never into args, which an error shows.
+func (c *Cluster) execEnv(env []string, name string, args ...string) error {
 	cmd := c.owner.command(c.dir, name, args...)
+	cmd.Env = append(cmd.Env, env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
