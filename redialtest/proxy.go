@@ -97,7 +97,10 @@ func (p *Proxy) accept(ln net.Listener) {
 		p.links[l] = struct{}{}
 		p.wg.Add(1)
 		p.mu.Unlock()
-		go p.serve(l)
+		go func() {
+			defer p.wg.Done()
+			p.serve(l)
+		}()
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -227,6 +228,13 @@ func TestProxyCleanupLeavesNothing(t *testing.T) {
 	opts := goleak.IgnoreCurrent()
 	t.Run("faulted", func(t *testing.T) {
 		e := startEcho(t)
+		t.Cleanup(func() { // runs right after the proxy's: nothing may be left
+			buf := make([]byte, 1<<20)
+			stacks := string(buf[:runtime.Stack(buf, true)])
+			for _, f := range []string{").accept(", ").serve(", ").pump(", ").deliver("} {
+				assert.NotContains(t, stacks, "redialtest.(*Proxy"+f, "left running after Cleanup")
+			}
+		})
 		p := redialtest.NewProxy(t, e.Addr)
 		stalled := dial(t, p.Addr())
 		roundTrip(t, stalled, "x")
