@@ -25,7 +25,7 @@ func ExampleProxy() {
 	proxy, _ := redialtest.StartProxy(srv.Listener.Addr().String())
 	defer proxy.Close()
 	feed, _ := redialws.New("ws://"+proxy.Addr(), redialws.Options{
-		OnConnect: func(ctx context.Context, c *websocket.Conn) error { return c.Write(ctx, websocket.MessageText, []byte("prices")) },
+		OnConnect:  subscribe, // after every connect: the program's own
 		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 10 * time.Millisecond}},
 	})
 	var probes health.Registry
@@ -53,6 +53,11 @@ func ExampleProxy() {
 	// prices: 100, connection 1, ready: true
 	// lost, ready: false
 	// prices: 100, connection 2, ready: true
+}
+
+// subscribe is the feed's OnConnect: it subscribes on each new connection.
+func subscribe(ctx context.Context, c *websocket.Conn) error {
+	return c.Write(ctx, websocket.MessageText, []byte("prices"))
 }
 
 // prices is a WebSocket server that answers a subscription with a price.
