@@ -2,6 +2,7 @@ package redialtest
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -95,3 +96,6 @@ func (s *Script) Watch(ctx context.Context, c *Conn) error {
 		return ctx.Err()
 	}
 }
+
+// String names c by its attempt: "conn 3".
+func (c *Conn) String() string { return fmt.Sprintf("conn %d", c.N) }
