@@ -38,7 +38,7 @@ func (s *Script) Connect(ctx context.Context) (*Conn, error) {
 	s.mu.Lock()
 	s.attempts = append(s.attempts, Attempt{Start: time.Now()})
 	n := len(s.attempts)
-	st, d := step{}, s.latency
+	st, d := s.after, s.latency
 	if len(s.steps) > 0 {
 		st, s.steps = s.steps[0], s.steps[1:]
 	}
