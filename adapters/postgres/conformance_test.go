@@ -278,6 +278,7 @@ func (s *pgServer) dsn(addr string, o redialtest.Options) string {
 		RawQuery: url.Values{"application_name": {s.role}}.Encode()}
 	return u.String()
 }
+
 // beforeConnect calls f and makes the credential it returns the role's
 // password and the attempt's, as a token service would.
 func (s *pgServer) beforeConnect(f func(context.Context) (string, error)) func(context.Context, *pgconn.Config) error {
