@@ -104,7 +104,7 @@ func TestConnector(t *testing.T, h Harness) {
 			}
 		})
 	}
-	t.Logf("redialtest: %d cases\n%s", len(cases), strings.Join(table, "\n"))
+	t.Logf("redialtest: %s, %d cases:\n%s", t.Name(), len(cases), strings.Join(table, "\n"))
 }
 
 // runCase runs c on a new env, unless its server lacks what c needs:
