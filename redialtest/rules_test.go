@@ -20,11 +20,13 @@ import (
 // passes it.
 func TestACaseFailsWhenItsRuleIsBroken(t *testing.T) {
 	addr := startPonger(t)
+	quit := make(chan struct{})
+	t.Cleanup(func() { close(quit) }) // the leaked goroutines end with the test
 	for _, tc := range []struct {
-		name  string
-		c     string
+		name   string
+		c      string
 		broken breaks
-		says  string
+		says   string
 	}{
 		{"no liveness", "stall", breaks{noWatch: true}, "no the stalled connection found"},
 		{"silence not named", "stall", breaks{plainSilence: true}, "does not wrap"},
@@ -33,8 +35,9 @@ func TestACaseFailsWhenItsRuleIsBroken(t *testing.T) {
 		{"settings dropped", "bad-options", breaks{dropSettings: true}, "is accepted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			msg, failed := runOne(t, tc.c, pongHarness(addr, breaks{}))
+			msg, failed := runOne(t, tc.c, pongHarness(addr, breaks{quit: quit}))
 			require.False(t, failed, "%s fails without the break: %s", tc.c, msg)
+			tc.broken.quit = quit
 			msg, failed = runOne(t, tc.c, pongHarness(addr, tc.broken))
 			require.True(t, failed, "%s passes with the break", tc.c)
 			assert.Contains(t, msg, tc.says)
@@ -63,7 +66,10 @@ func runOne(t *testing.T, name string, h Harness) (string, bool) {
 }
 
 // breaks are the rules a pong client can break.
-type breaks struct{ noWatch, plainSilence, leak, noClose, dropSettings bool }
+type breaks struct {
+	noWatch, plainSilence, leak, noClose, dropSettings bool
+	quit                                               <-chan struct{} // ends what leak leaves
+}
 
 const pongEvery, pongTimeout = 100 * time.Millisecond, 300 * time.Millisecond
 
@@ -101,7 +107,7 @@ func (c *pongClient) Connect(ctx context.Context) (*pongConn, error) {
 		return nil, err
 	}
 	if c.b.leak {
-		go func() { select {} }()
+		go func() { <-c.b.quit }()
 	}
 	return &pongConn{Conn: nc, r: bufio.NewReader(nc)}, nil
 }
