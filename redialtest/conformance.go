@@ -17,54 +17,52 @@ import (
 // TestConnector runs every conformance case against the client h builds,
 // each as a subtest of t named after the case, one after the other, and
 // logs a table of the outcomes: pass, skip (why) or known (the defect).
-// A case runs through a Proxy in front of the case's server; one that
-// needs what h or its server does not offer is skipped, saying what.
+// Each case starts the case's server (h.Start, or h.Target) and puts a
+// Proxy in front of it: the client dials the Proxy, and the faults that
+// need no protocol knowledge are the Proxy's. A case that needs what h or
+// its server does not offer (in parentheses) is skipped, saying what.
 //
-// The cases and their contracts (Harness fields and Server interfaces a
-// case needs in brackets):
-//
-//   - bad-options: every bad supervisor setting, and each of h.Bad, is
-//     one error wrapping supervisor.ErrInvalidOptions that names the field
-//     once (`<pkg>: <Field> <value>: <what>`), with no client.
-//   - reconnect-after-kill: when every connection is killed and new ones
-//     are refused, the loss shows, attempts are retried, and the client
-//     reconnects once the server is back; its streams yield the break
-//     once and go on with the new connection.
-//   - refusal-retried: a server refusing every connection is retried
-//     (Backoff, Run goes on) and connected to once it accepts again.
-//   - stall: a connection whose server stops answering, open, is found
-//     within h.Liveness and replaced; its error wraps h.Silent.
-//   - blackhole: a server that accepts and answers nothing never holds
-//     the client: attempts end and come again, and it connects once healed.
-//   - no-leak: once Run returned and the streams ended, no goroutine the
-//     client started runs and no connection is left open, stopped while
-//     connected and stopped while its server was down [Counter: sessions].
+//   - bad-options: each bad supervisor setting, and each of h.Bad, is one
+//     error wrapping supervisor.ErrInvalidOptions that names the field once
+//     (`<pkg>: <Field> <value>: <what>`), and no client.
+//   - reconnect-after-kill: every connection killed and new ones refused,
+//     the loss shows, attempts are retried, and the client reconnects once
+//     the server is back; a stream yields the break, then the new data.
+//   - refusal-retried: a server refusing connections is retried, Run going
+//     on, and connected to once it accepts.
+//   - stall: a connection whose server stops answering, left open, is found
+//     within h.Liveness, with an error wrapping h.Silent, and replaced.
+//   - blackhole: a server that accepts and answers nothing never holds the
+//     client: attempts end and come again, and it connects once healed.
+//   - no-leak: once Run returned and the streams ended, no connection is
+//     left open and no goroutine the client started runs, stopped while
+//     connected or while its server was down (Counter: its sessions too).
 //   - order-stopped: after Run's ctx ends, the health channel closes after
 //     the final Status, Stopped; Err is nil; the streams end by themselves.
-//   - order-failed: a client that gives up (MaxAttempts) publishes Failed
-//     last, Err says why as soon as the channel closed (a slow Logger
-//     still writing), Done closes with Err what Run returned.
-//   - panic-classify, panic-logger, panic-connect [Hook], panic-on-connect
-//     [OnConnect]: a panic in the program's callback ends Run with a panic
-//     of the same value on its caller's goroutine, after Failed with an
-//     error wrapping supervisor.ErrPanicked, Done and the health channels
-//     closed; nothing left running.
-//   - timeout-connect [Hook], timeout-on-connect [OnConnect]: a callback
-//     that ignores its ctx does not hold the attempt past ConnectTimeout,
-//     and Run returns when its ctx ends while the callback still blocks.
-//   - permanent-refusal [Refuser]: a refusal for good ends Run (ErrFailed,
-//     at the first attempt, saying h.Refusal) and every stream, those
-//     ranging before and one started after; none spins.
-//   - secrets-refused [Secrets, Refuser], secrets-closed [Secrets,
-//     ConnCloser], secrets-after-run [Secrets], secrets-callbacks [Secrets,
-//     Hook]: secrets the server echoes (a refusal, a close reason, the
-//     answer to the client's goodbye) or the program's callbacks' errors
-//     hold, in every derived form, show nowhere: not in Run's error, Err,
-//     Status, History, the log, a stream's errors, nor anything
-//     reflection reaches in them [Echoer: the server did echo them].
+//   - order-failed: a client that gives up (MaxAttempts) closes the health
+//     channel after Failed, with Err set by then (a slow Logger still
+//     writing), and Done closes with Err what Run returned.
+//   - panic-classify, panic-logger, panic-connect (h.Hook), panic-on-connect
+//     (h.OnConnect): a panic in Settings.Classify, the Logger's handler, the
+//     per-attempt hook or OnConnect ends Run with a panic of the same value,
+//     after Failed wrapping supervisor.ErrPanicked and Done and the health
+//     channels closed; nothing is left running.
+//   - timeout-connect (h.Hook), timeout-on-connect (h.OnConnect): a hook or
+//     OnConnect that ignores its ctx does not hold the attempt past
+//     ConnectTimeout, and Run returns on its ctx while the callback blocks.
+//   - permanent-refusal (Refuser): a refusal for good ends Run at the first
+//     attempt (ErrFailed, saying h.Refusal) and every stream; none spins.
+//   - secrets-refused (h.Secrets, Refuser), secrets-closed (h.Secrets,
+//     ConnCloser), secrets-after-run (h.Secrets), secrets-callbacks
+//     (h.Secrets, h.Hook): secrets that a refusal, a close reason, the
+//     answer to the client's goodbye or the program's callbacks' errors
+//     hold show nowhere, in no derived form: not in Run's error, Err,
+//     Status, History, the log, a stream's errors, nor what reflection
+//     reaches in them (Echoer: the server did echo them).
 //
 // A case named in h.Skip is skipped with its reason; one named in h.Known
-// runs apart and is skipped with the defect while it fails.
+// runs apart and is skipped with the defect while it fails, and fails the
+// test once it passes.
 func TestConnector(t *testing.T, h Harness) {
 	for name := range h.Skip {
 		if !slices.ContainsFunc(cases, func(c tcase) bool { return c.name == name }) {
