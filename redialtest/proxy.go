@@ -1,6 +1,7 @@
 package redialtest
 
 import (
+	"fmt"
 	"net"
 	"sync"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // program at Addr and switch faults on and off while traffic flows. Each
 // method is safe for concurrent use and returns once its change holds.
 type Proxy struct {
-	t      testing.TB
+	t      testing.TB // nil from StartProxy
 	target string
 	addr   string
 	ctl    sync.Mutex // serialises the fault methods
@@ -30,21 +31,31 @@ type Proxy struct {
 	wg        sync.WaitGroup // accept loops and links
 }
 
-// NewProxy listens on 127.0.0.1:0 and relays each connection to target,
-// dialled when the connection is accepted. t's Cleanup closes the proxy
-// and every connection, and waits for its goroutines.
+// NewProxy starts a Proxy relaying to target, as StartProxy does, for the
+// length of t: t's Cleanup closes it, and a failure fails t.
 func NewProxy(t testing.TB, target string) *Proxy {
 	t.Helper()
+	p, err := StartProxy(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.t = t
+	t.Cleanup(p.Close)
+	return p
+}
+
+// StartProxy listens on 127.0.0.1:0 and relays each connection to target,
+// dialled when the connection is accepted. Close it when done.
+func StartProxy(target string) (*Proxy, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("redialtest: proxy: %v", err)
+		return nil, fmt.Errorf("redialtest: proxy: %w", err)
 	}
-	p := &Proxy{t: t, target: target, addr: ln.Addr().String(), links: map[*link]struct{}{}, heal: make(chan struct{})}
+	p := &Proxy{target: target, addr: ln.Addr().String(), links: map[*link]struct{}{}, heal: make(chan struct{})}
 	p.writes = sync.NewCond(&p.mu)
 	close(p.heal)
 	p.listenLocked(ln)
-	t.Cleanup(p.close)
-	return p
+	return p, nil
 }
 
 // Addr is the proxy's address, host:port; it stays the same for the
@@ -97,12 +108,16 @@ func (p *Proxy) accept(ln net.Listener) {
 		p.links[l] = struct{}{}
 		p.wg.Add(1)
 		p.mu.Unlock()
-		go p.serve(l)
+		go func() {
+			defer p.wg.Done()
+			p.serve(l)
+		}()
 	}
 }
 
-// close ends the proxy at the test's end.
-func (p *Proxy) close() {
+// Close closes the proxy and every connection, and waits for its
+// goroutines; a second Close does nothing.
+func (p *Proxy) Close() {
 	p.ctl.Lock()
 	p.mu.Lock()
 	p.closed = true

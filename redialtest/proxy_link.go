@@ -34,7 +34,6 @@ func newLink(c net.Conn) *link {
 }
 
 func (p *Proxy) serve(l *link) {
-	defer p.wg.Done()
 	defer close(l.exited)
 	defer p.forget(l)
 	if l.held != nil {

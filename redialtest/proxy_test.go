@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -227,6 +229,13 @@ func TestProxyCleanupLeavesNothing(t *testing.T) {
 	opts := goleak.IgnoreCurrent()
 	t.Run("faulted", func(t *testing.T) {
 		e := startEcho(t)
+		t.Cleanup(func() { // runs right after the proxy's: nothing may be left
+			buf := make([]byte, 1<<20)
+			stacks := string(buf[:runtime.Stack(buf, true)])
+			for _, f := range []string{").accept(", ").serve(", ").pump(", ").deliver("} {
+				assert.False(t, strings.Contains(stacks, "redialtest.(*Proxy"+f), "(*Proxy%s left running after Cleanup", f)
+			}
+		})
 		p := redialtest.NewProxy(t, e.Addr)
 		stalled := dial(t, p.Addr())
 		roundTrip(t, stalled, "x")
