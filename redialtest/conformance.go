@@ -62,7 +62,8 @@ import (
 //
 // A case named in h.Skip is skipped with its reason; one named in h.Known
 // runs apart and is skipped with the defect while it fails, and fails the
-// test once it passes.
+// test once it passes. Call it from a test that runs alone, not beside
+// parallel ones: no-leak and the panic cases look at every goroutine.
 func TestConnector(t *testing.T, h Harness) {
 	for name := range h.Skip {
 		if !slices.ContainsFunc(cases, func(c tcase) bool { return c.name == name }) {
