@@ -74,9 +74,9 @@ func (e *env) startReading(o Options, streams []Stream) *running {
 }
 
 // stop ends Run and returns its error. The streams end by themselves once
-// Run returned, as DESIGN says they do at Stopped: their ctx is not
+// Run returned, as they do at Stopped: their ctx is not
 // ended, so a stream yields whatever Run's goodbye brought (the order
-// messages.go recommends); but a StopFirst stream ends first.
+// redial's adapters recommend); but a StopFirst stream ends first.
 func (r *running) stop() error {
 	r.t.Helper()
 	r.stopWithin(wait, r.t.Fatalf)
