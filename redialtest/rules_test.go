@@ -19,6 +19,10 @@ import (
 // holds the rule fails on it, while the same program without the break
 // passes it.
 func TestACaseFailsWhenItsRuleIsBroken(t *testing.T) {
+	// Each break makes a case wait out its bound: 3s, for a pong client
+	// whose every wait is met within 400ms (its Liveness) when it passes.
+	defer func(w time.Duration) { wait = w }(wait)
+	wait = 3 * time.Second
 	addr := startPonger(t)
 	quit := make(chan struct{})
 	t.Cleanup(func() { close(quit) }) // the leaked goroutines end with the test
