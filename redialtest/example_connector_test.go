@@ -24,20 +24,13 @@ func TestExampleConnector(t *testing.T) {
 		New: func(_ testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
 			return supervisor.New(&lineClient{addr: addr}, supervisor.Options[*lineConn]{
 				Settings:  o.Settings,
-				OnConnect: func(ctx context.Context, _ *lineConn) error { return call(ctx, o.OnConnect) },
+				OnConnect: redialtest.OnConnect[*lineConn](o.OnConnect), // the cases' OnConnect, or nil
 			})
 		},
 		OnConnect: true,
 		Liveness:  pingEvery + pingTimeout,
 		Silent:    supervisor.ErrSilent,
 	})
-}
-
-func call(ctx context.Context, f func(context.Context) error) error {
-	if f == nil {
-		return nil
-	}
-	return f(ctx)
 }
 
 const pingEvery, pingTimeout = 200 * time.Millisecond, 500 * time.Millisecond
