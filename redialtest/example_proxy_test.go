@@ -1,74 +1,53 @@
 package redialtest_test
 
 import (
-	"context"
+	"bufio"
+	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"time"
+	"io"
+	"net"
+	"syscall"
 
-	"github.com/coder/websocket"
-
-	redialws "github.com/redial-go/redial/adapters/websocket"
-	"github.com/redial-go/redial/backoff"
-	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/redialtest"
-	"github.com/redial-go/redial/supervisor"
 )
 
-// A feed subscribes again after a kill, and its readiness tells the truth:
-// not ready while it is down (the proxy refuses), ready once resubscribed.
-// In a test, NewProxy(t, addr) closes the proxy at the test's end.
+// A Proxy in front of an echo server: Kill resets the live connection,
+// Refuse refuses new ones, Heal relays again on the same address. In a
+// test, NewProxy(t, addr) closes the proxy at the test's end. The
+// adapters' Examples (adapters/websocket) prove a feed through one.
 func ExampleProxy() {
-	srv := httptest.NewServer(http.HandlerFunc(prices))
-	defer srv.Close()
-	proxy, _ := redialtest.StartProxy(srv.Listener.Addr().String())
+	echo, _ := net.Listen("tcp", "127.0.0.1:0")
+	defer echo.Close()
+	go func() {
+		for c, err := echo.Accept(); err == nil; c, err = echo.Accept() {
+			go func() { _, _ = io.Copy(c, c); _ = c.Close() }()
+		}
+	}()
+	proxy, _ := redialtest.StartProxy(echo.Addr().String())
 	defer proxy.Close()
-	feed, _ := redialws.New("ws://"+proxy.Addr(), redialws.Options{
-		OnConnect:  subscribe, // after every connect: the program's own
-		Supervisor: supervisor.Settings{Backoff: backoff.Config{Base: 10 * time.Millisecond}},
-	})
-	var probes health.Registry
-	probes.Add("feed", feed, health.SourceOptions{Critical: true})
-	states, _ := feed.Subscribe()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go feed.Run(ctx)
-	for msg, err := range redialws.Messages(ctx, feed) {
-		if err != nil { // killed: once the feed says it is down, heal
-			for (<-states).State == health.Connected {
-			}
-			fmt.Println("lost, ready:", probes.Ready())
-			proxy.Heal()
-			continue
-		}
-		fmt.Printf("%s, connection %d, ready: %v\n", msg.Data, feed.Status().Connects, probes.Ready())
-		if feed.Status().Connects == 2 {
-			return
-		}
-		proxy.Refuse() // no reconnect until Heal
-		proxy.Kill()
-	}
+
+	c, _ := net.Dial("tcp", proxy.Addr())
+	defer c.Close()
+	fmt.Fprintln(c, "hello")
+	line, _ := bufio.NewReader(c).ReadString('\n')
+	fmt.Print("echoed: ", line)
+	proxy.Kill()
+	_, err := c.Read(make([]byte, 1))
+	fmt.Println("killed, reset:", errors.Is(err, syscall.ECONNRESET))
+	proxy.Refuse()
+	_, err = net.Dial("tcp", proxy.Addr())
+	fmt.Println("refusing, refused:", errors.Is(err, syscall.ECONNREFUSED))
+	proxy.Heal()
+	c2, _ := net.Dial("tcp", proxy.Addr())
+	defer c2.Close()
+	fmt.Fprintln(c2, "again")
+	line, _ = bufio.NewReader(c2).ReadString('\n')
+	fmt.Print("healed, echoed: ", line)
+	fmt.Println("accepted:", proxy.Accepted())
 	// Output:
-	// prices: 100, connection 1, ready: true
-	// lost, ready: false
-	// prices: 100, connection 2, ready: true
-}
-
-// subscribe is the feed's OnConnect: it subscribes on each new connection.
-func subscribe(ctx context.Context, c *websocket.Conn) error {
-	return c.Write(ctx, websocket.MessageText, []byte("prices"))
-}
-
-// prices is a WebSocket server that answers a subscription with a price.
-func prices(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return
-	}
-	defer c.CloseNow()
-	if _, topic, err := c.Read(r.Context()); err == nil {
-		_ = c.Write(r.Context(), websocket.MessageText, append(topic, ": 100"...))
-		_, _, _ = c.Read(r.Context()) // until the client leaves
-	}
+	// echoed: hello
+	// killed, reset: true
+	// refusing, refused: true
+	// healed, echoed: again
+	// accepted: 2
 }

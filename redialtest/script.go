@@ -12,10 +12,11 @@ import (
 // Script is an in-memory supervisor.Connector and Watcher of *Conn for
 // unit tests, made for testing/synctest bubbles: each attempt plays the
 // next queued step (Succeed, Fail, Hang); past the queue, attempts
-// succeed. The zero value is ready; it is safe for concurrent use.
+// succeed (or hang: HangAll). The zero value is ready; it is safe for concurrent use.
 type Script struct {
 	mu       sync.Mutex
 	steps    []step
+	after    step // past the queue
 	latency  time.Duration
 	attempts []Attempt
 	open     int
@@ -56,6 +57,15 @@ func (s *Script) Fail(errs ...error) *Script {
 // Hang queues an attempt that blocks until its ctx ends (ConnectTimeout,
 // or the supervisor stopping), then fails with the ctx's error.
 func (s *Script) Hang() *Script { return s.queue(1, step{hang: true}) }
+
+// HangAll makes every attempt past the queue hang, as Hang does, instead
+// of connecting: a server that stopped answering for good.
+func (s *Script) HangAll() *Script {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.after = step{hang: true}
+	return s
+}
 
 // Latency makes every attempt take d (of fake time, in a bubble) before
 // its step plays; an attempt whose ctx ends first fails with its error.

@@ -2,6 +2,7 @@ package redialtest
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -37,7 +38,7 @@ func (s *Script) Connect(ctx context.Context) (*Conn, error) {
 	s.mu.Lock()
 	s.attempts = append(s.attempts, Attempt{Start: time.Now()})
 	n := len(s.attempts)
-	st, d := step{}, s.latency
+	st, d := s.after, s.latency
 	if len(s.steps) > 0 {
 		st, s.steps = s.steps[0], s.steps[1:]
 	}
@@ -95,3 +96,6 @@ func (s *Script) Watch(ctx context.Context, c *Conn) error {
 		return ctx.Err()
 	}
 }
+
+// String names c by its attempt: "conn 3".
+func (c *Conn) String() string { return fmt.Sprintf("conn %d", c.N) }

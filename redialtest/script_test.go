@@ -90,7 +90,7 @@ func seconds(ds []time.Duration) []time.Duration {
 // at ConnectTimeout, to the nanosecond of fake time.
 func TestScriptPermanentAndHang(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := new(redialtest.Script).Hang().Fail(backoff.Permanent(errRefused))
+		s := new(redialtest.Script).Hang().Fail(backoff.Permanent(errRefused)).HangAll()
 		t0 := time.Now()
 		sup, stop := run(t, s, supervisor.Settings{ConnectTimeout: 3 * time.Second})
 		time.Sleep(4 * time.Second)
@@ -147,5 +147,26 @@ func TestScriptRecords(t *testing.T) {
 		defer cancel()
 		_, err = s.Connect(ctx)
 		assert.ErrorIs(t, err, context.DeadlineExceeded, "latency ends with ctx")
+	})
+}
+
+// HangAll: every attempt past the queue hangs until its ConnectTimeout.
+func TestScriptHangAll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := new(redialtest.Script).Succeed().HangAll()
+		t0 := time.Now()
+		sup, stop := run(t, s, supervisor.Settings{ConnectTimeout: 3 * time.Second})
+		synctest.Wait()
+		s.Last().Break(errRefused)
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		a := s.Attempts()
+		require.Greater(t, len(a), 3)
+		for _, a := range a[1 : len(a)-1] {
+			assert.Equal(t, 3*time.Second, a.End.Sub(a.Start), "attempt at %v", a.Start.Sub(t0))
+			assert.ErrorIs(t, a.Err, context.DeadlineExceeded)
+		}
+		assert.EqualValues(t, 1, sup.Status().Connects)
+		require.NoError(t, stop())
 	})
 }

@@ -42,7 +42,9 @@ func TestSlowLoginIsATimeoutNotARefusal(t *testing.T) {
 }
 
 // startOnly returns a relay handler that forwards what the client sends
-// and only the broker's first read (connection.start) back.
+// and only the broker's first read (connection.start) back: a fault in the
+// middle of the login, which redialtest.Proxy's protocol-agnostic Stall
+// (that would hold connection.start too) does not make.
 func startOnly(addr string) func(net.Conn, <-chan struct{}) {
 	return func(c net.Conn, quit <-chan struct{}) {
 		up, err := net.Dial("tcp", addr)

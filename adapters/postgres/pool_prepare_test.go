@@ -16,14 +16,15 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testing/pgtest"
 	"github.com/redial-go/redial/internal/testing/testkit"
+	"github.com/redial-go/redial/redialtest"
 )
 
 // TestPoolOfSeveralHostsCallsConfiguresPrepareConn: with several hosts
 // the Pool sets PrepareConn for its own check, and still calls the one
 // Configure set, whose refusal keeps a connection from being handed out.
 func TestPoolOfSeveralHostsCallsConfiguresPrepareConn(t *testing.T) {
-	r := startRelay(t, shared.Addr()) // a second address of the same server
-	u := url.URL{Scheme: "postgres", User: url.UserPassword(pgtest.User, shared.Password()), Host: shared.Addr() + "," + r.Addr, Path: "/postgres"}
+	r := redialtest.NewProxy(t, shared.Addr()) // a second address of the same server
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(pgtest.User, shared.Password()), Host: shared.Addr() + "," + r.Addr(), Path: "/postgres"}
 	var calls, refuse atomic.Int32
 	p, err := postgres.NewPool(u.String(), postgres.PoolOptions{Configure: func(cfg *pgxpool.Config) {
 		cfg.MaxConns = 1

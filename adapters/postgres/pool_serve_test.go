@@ -18,6 +18,7 @@ import (
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/internal/testing/pgtest"
 	"github.com/redial-go/redial/internal/testing/testkit"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -231,8 +232,8 @@ func TestPoolDoDoesNotDialWhileNotConnected(t *testing.T) {
 	c := pgtest.Start(t, pgtest.Options{Settings: map[string]string{"max_connections": "2", "superuser_reserved_connections": "0"}})
 	c.Connect(t)
 	c.Connect(t)
-	r := startRelay(t, c.Addr())
-	dsn := c.DSNVia(r.Addr, "application_name", "not-ready", "sslmode", "disable")
+	r := redialtest.NewProxy(t, c.Addr())
+	dsn := c.DSNVia(r.Addr(), "application_name", "not-ready", "sslmode", "disable")
 	for _, wait := range []bool{false, true} {
 		p, err := postgres.NewPool(dsn, postgres.PoolOptions{TooManyConnectionsHint: hint, WaitForReady: wait,
 			Supervisor: supervisor.Settings{Backoff: fast}})
@@ -240,7 +241,7 @@ func TestPoolDoDoesNotDialWhileNotConnected(t *testing.T) {
 		testkit.Run(t, p)
 		refused := testkit.WaitStatus(t, p, 10*time.Second, "a 53300 refusal", testkit.InState(health.Backoff))
 		require.ErrorContains(t, refused.Err, "53300")
-		accepts := r.Accepts.Load()
+		accepts := r.Accepted()
 		ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 		began := time.Now()
 		for range 20 {
@@ -256,7 +257,7 @@ func TestPoolDoDoesNotDialWhileNotConnected(t *testing.T) {
 		}
 		took := time.Since(began)
 		cancel()
-		assert.Equal(t, accepts, r.Accepts.Load(), "WaitForReady %v: Do dialed in Backoff", wait)
+		assert.Equal(t, accepts, r.Accepted(), "WaitForReady %v: Do dialed in Backoff", wait)
 		if !wait {
 			assert.Less(t, took, 100*time.Millisecond, "20 calls did not fail at once")
 		}
@@ -267,14 +268,15 @@ func TestPoolDoDoesNotDialWhileNotConnected(t *testing.T) {
 // TestPoolWaitForReady: with WaitForReady a Do made in an outage waits
 // and runs once the Pool is Connected again.
 func TestPoolWaitForReady(t *testing.T) {
-	r := startRelay(t, shared.Addr())
-	p, err := postgres.NewPool(shared.DSNVia(r.Addr, "application_name", "wait-for-ready", "sslmode", "disable"),
+	r := redialtest.NewProxy(t, shared.Addr())
+	p, err := postgres.NewPool(shared.DSNVia(r.Addr(), "application_name", "wait-for-ready", "sslmode", "disable"),
 		postgres.PoolOptions{WaitForReady: true, Supervisor: supervisor.Settings{Backoff: fast}})
 	require.NoError(t, err)
 	testkit.Run(t, p)
 	testkit.WaitStatus(t, p, 10*time.Second, "connected", testkit.InState(health.Connected))
-	r.Cut()
-	require.Error(t, p.Do(t.Context(), selectOne), "the query over the cut connection")
+	r.Refuse()
+	r.Kill()
+	require.Error(t, p.Do(t.Context(), selectOne), "the query over the killed connection")
 	testkit.WaitStatus(t, p, 10*time.Second, "backoff", testkit.InState(health.Backoff))
 	done := make(chan error, 1)
 	go func() { done <- p.Do(t.Context(), selectOne) }()

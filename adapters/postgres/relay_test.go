@@ -16,6 +16,10 @@ import (
 // connections it accepts and can be cut: while cut, it closes every
 // relayed connection and each new one as soon as it is accepted, as a
 // load balancer whose server is gone does, so every dial still counts.
+// The storm tests keep it rather than redialtest.Proxy (which the other
+// tests use): they tell pgx's cancel requests apart among the connections
+// refused, which takes reading PostgreSQL's first message, and Proxy.Refuse
+// refuses in the kernel, where nothing counts.
 type relay struct {
 	Addr    string
 	Accepts atomic.Int64 // every connection

@@ -44,3 +44,18 @@ func TestPlainTCPLinksNoCryptography(t *testing.T) {
 		assert.Empty(t, crypto, "%s links cryptography", pkg)
 	}
 }
+
+// TestRedialtestImportsOnlyTheStandardLibrary: the kit a program imports
+// for its tests brings no module but redial (its own tests may).
+func TestRedialtestImportsOnlyTheStandardLibrary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/redial-go/redial/redialtest").CombinedOutput()
+	require.NoError(t, err, "go list -deps redialtest:\n%s", out)
+	var bad []string
+	for _, d := range strings.Fields(string(out)) {
+		first, _, _ := strings.Cut(d, "/")
+		if strings.Contains(first, ".") && !strings.HasPrefix(d, "github.com/redial-go/redial/") {
+			bad = append(bad, d)
+		}
+	}
+	assert.Empty(t, bad, "redialtest imports modules beyond the standard library")
+}

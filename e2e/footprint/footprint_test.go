@@ -55,6 +55,7 @@ func TestTidyFootprint(t *testing.T) {
 		max int
 	}{
 		{"backoff", 3},
+		{"redialtest", 3},
 		{"supervisor", 3},
 		{"health", 3},
 		{"adapters/websocket", 5},
