@@ -17,6 +17,9 @@ func noLeak(e *env) {
 	r := e.start(e.defaults())
 	until(t, r.c, "connected", connected(1))
 	r.reading(t, h)
+	// A dial completes in the kernel's backlog before the Proxy accepts:
+	// a connection it has not accepted yet cannot be seen left open.
+	waitFor(t, "the Proxy's accept", func() bool { return e.p.Accepted() >= 1 })
 	mustNot(t, r.stop(), "Run")
 	// Connections first: the goroutine check makes garbage, and the
 	// collector closes a lost socket (a finalizer), hiding the leak.
@@ -32,6 +35,18 @@ func noLeak(e *env) {
 	until(t, r.c, "a refused attempt after the loss", func(st health.Status) bool { return st.Connects == 1 && st.ConsecutiveFailures >= 1 })
 	mustNot(t, r.stop(), "Run")
 	noneLeaked(t, before)
+}
+
+// waitFor polls ok until it holds, failing t after wait.
+func waitFor(t testing.TB, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s within %v", what, wait)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // noneOpen checks that open() reaches 0 soon: a closed connection's far
