@@ -9,8 +9,9 @@ import (
 )
 
 // Proxy is a TCP relay on 127.0.0.1 in front of a real server: point the
-// program at Addr and switch faults on and off while traffic flows. Each
-// method is safe for concurrent use and returns once its change holds.
+// program at Addr and switch faults on and off while traffic flows. Faults
+// add up until Heal ends them all. Each method is safe for concurrent use
+// and returns once its change holds.
 type Proxy struct {
 	t      testing.TB // nil from StartProxy
 	target string

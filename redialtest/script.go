@@ -44,8 +44,8 @@ var _ supervisor.Watcher[*Conn] = (*Script)(nil)
 // Succeed queues an attempt that connects.
 func (s *Script) Succeed() *Script { return s.queue(1, step{}) }
 
-// Fail queues one failed attempt per error, in order: err as it is is
-// retryable; wrap it with backoff.Permanent to end the supervisor, with
+// Fail queues one failed attempt per error, in order. A plain error is
+// retryable; wrap it with backoff.Permanent to end the supervisor, or with
 // backoff.RetryAfter to give a server's hint.
 func (s *Script) Fail(errs ...error) *Script {
 	for _, err := range errs {
@@ -104,8 +104,8 @@ func (s *Script) Last() *Conn {
 	return nil
 }
 
-// Open returns how many Conns are made and not closed; MaxOpen, the most
-// at any moment (the supervisor keeps at most one).
+// Open returns how many Conns are made and not closed (a supervisor keeps
+// at most one).
 func (s *Script) Open() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
