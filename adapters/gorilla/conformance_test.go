@@ -8,12 +8,13 @@ import (
 
 	"github.com/redial-go/redial/adapters/gorilla"
 	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // The harness: conformance's WebSocket harness, as for adapters/websocket.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readOne))
+	redialtest.TestConnector(t, conformance.WebSocketHarness("gorilla", newForSuite, gorilla.Messages, readOne))
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"os"
-	"strconv"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,20 +16,19 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/redial-go/redial/adapters/postgres"
-	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/internal/testing/pgtest"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // The harnesses of Conn, Listener and Pool share a server: a cluster and a
 // database of the test's, and a role of each case's (the cases run one
-// after the other). The role's CONNECTION LIMIT 0 is the refusal that is
+// after the other), reached through redialtest's Proxy, which kills,
+// stalls and refuses. The role's CONNECTION LIMIT 0 is the refusal that is
 // retried (53300), the database renamed away the one given up on (3D000,
-// final even with BeforeConnect);
-// Close terminates the role's backends, Kill stops the cluster (immediate),
-// Stall stops the role's backends and the postmaster (SIGSTOP): old and new
-// connections hang, as on a dead path. BeforeConnect's credential becomes
-// the role's password, as a token service's would.
+// final even with BeforeConnect); CloseConns terminates the role's
+// backends. BeforeConnect's credential becomes the role's password, as a
+// token service's would.
 
 // TestConformance runs the suite against Conn, Listener and Pool, one
 // after the other, on one cluster.
@@ -44,29 +41,26 @@ func TestConformance(t *testing.T) {
 
 func conformanceConn(t *testing.T, a *admin) {
 	h := pgHarness(a)
-	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-		s := srv.(*pgServer)
-		c, err := postgres.NewConn(s.dsn(o), postgres.ConnOptions{
+	h.New = func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+		s := o.Server.(*pgServer)
+		return postgres.NewConn(s.dsn(addr, o), postgres.ConnOptions{
 			BeforeConnect:          s.beforeConnect(o.BeforeConnect),
 			TooManyConnectionsHint: tooManyHint,
-			OnConnect:              conformance.OnConnect[*pgx.Conn](o.OnConnect),
+			OnConnect:              redialtest.OnConnect[*pgx.Conn](o.OnConnect),
 			Supervisor:             o.Settings,
 		})
-		if err != nil {
-			return nil, err
-		}
-		return c, nil
 	}
-	h.Streams = []conformance.Stream{conformance.Connections(asConn, pingUntilBroken)}
+	h.OnConnect = true
+	h.Streams = []redialtest.Stream{redialtest.Connections(asConn, pingUntilBroken)}
 	h.Skip["stall"] = "a Conn is not watched: a *pgx.Conn is not safe for concurrent use, so the program's queries find a broken one (Do invalidates it)"
-	conformance.Run(t, h)
+	redialtest.TestConnector(t, h)
 }
 
 func conformanceListener(t *testing.T, a *admin) {
 	h := pgHarness(a)
-	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-		s := srv.(*pgServer)
-		l, err := postgres.NewListener(s.dsn(o), postgres.ListenerOptions{
+	h.New = func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+		s := o.Server.(*pgServer)
+		return postgres.NewListener(s.dsn(addr, o), postgres.ListenerOptions{
 			Channels:               []string{channel},
 			PingInterval:           pingInterval,
 			PingTimeout:            pingTimeout,
@@ -74,45 +68,37 @@ func conformanceListener(t *testing.T, a *admin) {
 			TooManyConnectionsHint: tooManyHint,
 			Supervisor:             o.Settings,
 		})
-		if err != nil {
-			return nil, err
-		}
-		return l, nil
 	}
-	h.Streams = []conformance.Stream{{Name: "Notifications", Range: func(ctx context.Context, c conformance.Client) iter.Seq2[any, error] {
-		return conformance.Seq2(c.(*postgres.Listener).Notifications(ctx))
+	h.Streams = []redialtest.Stream{{Name: "Notifications", Range: func(ctx context.Context, c redialtest.Client) iter.Seq2[any, error] {
+		return redialtest.Seq2(c.(*postgres.Listener).Notifications(ctx))
 	}}}
-	h.Bad = append(h.Bad, conformance.Bad{Field: "PingInterval", New: func() error {
+	h.Bad = append(h.Bad, redialtest.Bad{Field: "PingInterval", New: func() error {
 		_, err := postgres.NewListener("postgres://u@h/db", postgres.ListenerOptions{PingInterval: -1})
 		return err
 	}})
 	h.Skip["panic-on-connect"], h.Skip["timeout-on-connect"] = noOnConnect, noOnConnect
-	conformance.Run(t, h)
+	redialtest.TestConnector(t, h)
 }
 
 func conformancePool(t *testing.T, a *admin) {
 	h := pgHarness(a)
-	h.New = func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-		s := srv.(*pgServer)
-		p, err := postgres.NewPool(s.dsn(o), postgres.PoolOptions{
+	h.New = func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+		s := o.Server.(*pgServer)
+		return postgres.NewPool(s.dsn(addr, o), postgres.PoolOptions{
 			PingInterval:           pingInterval,
 			PingTimeout:            pingTimeout,
 			BeforeConnect:          s.beforeConnect(o.BeforeConnect),
 			TooManyConnectionsHint: tooManyHint,
 			Supervisor:             o.Settings,
 		})
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
 	}
-	h.Bad = append(h.Bad, conformance.Bad{Field: "PingTimeout", New: func() error {
+	h.Bad = append(h.Bad, redialtest.Bad{Field: "PingTimeout", New: func() error {
 		_, err := postgres.NewPool("postgres://u@h/db", postgres.PoolOptions{PingTimeout: -1})
 		return err
 	}})
 	h.Skip["panic-on-connect"], h.Skip["timeout-on-connect"] = noOnConnect, noOnConnect
 	h.Liveness = pingInterval + 2*pingTimeout // a ping on the stalled connection, then one on a fresh one
-	conformance.Run(t, h)
+	redialtest.TestConnector(t, h)
 }
 
 const (
@@ -127,23 +113,23 @@ const (
 
 // startAdmin starts the cluster of the suite and its database.
 func startAdmin(t *testing.T) *admin {
-	// Kill stops the cluster in immediate mode: a commit must be in the WAL
-	// (synchronous_commit), or the case's role is lost in the crash.
-	a := &admin{c: pgtest.Start(t, pgtest.Options{Settings: map[string]string{"synchronous_commit": "on"}})}
+	a := &admin{c: pgtest.Start(t, pgtest.Options{})}
 	t.Cleanup(a.close)
 	a.exec(t, "CREATE DATABASE "+database)
 	return a
 }
 
 // pgHarness is what the three harnesses share.
-func pgHarness(a *admin) conformance.Harness {
-	return conformance.Harness{
+func pgHarness(a *admin) redialtest.Harness {
+	return redialtest.Harness{
 		Pkg:      "postgres",
-		Start:    func(t testing.TB) conformance.Server { return startPG(t, a) },
+		Start:    func(t testing.TB) redialtest.Server { return startPG(t, a) },
+		Hook:     "BeforeConnect",
+		Secrets:  true,
 		Refusal:  `database "` + database + `" does not exist (SQLSTATE 3D000)`,
 		Liveness: pingInterval + pingTimeout,
 		Silent:   supervisor.ErrSilent,
-		Bad: []conformance.Bad{
+		Bad: []redialtest.Bad{
 			{Want: "postgres: dsn: empty (want postgres://user:password@host:5432/db or host=... user=... dbname=...)", New: func() error {
 				_, err := postgres.NewConn("", postgres.ConnOptions{})
 				return err
@@ -157,12 +143,11 @@ func pgHarness(a *admin) conformance.Harness {
 			"secrets-closed":    noSecretEcho,
 			"secrets-after-run": noSecretEcho,
 		},
-		Known:   conformance.Known(nil),
 		NoChild: "the package's TestMain starts two PostgreSQL clusters for every test process (9 s on this machine)",
 	}
 }
 
-func asConn(c conformance.Client) *postgres.Conn {
+func asConn(c redialtest.Client) *postgres.Conn {
 	return c.(*postgres.Conn)
 }
 
@@ -267,20 +252,21 @@ type pgServer struct {
 
 	mu      sync.Mutex
 	renamed bool
-	killed  bool
-	stopped []int // SIGSTOPped processes: the postmaster last
 }
 
 func startPG(t testing.TB, a *admin) *pgServer {
 	s := &pgServer{t: t, a: a, role: fmt.Sprintf("conf%d", pgCases.Add(1))}
 	a.exec(t, fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD 'initial'", s.role))
-	t.Cleanup(s.Serve) // the next case finds the database and the cluster as they were
+	t.Cleanup(s.Serve) // the next case finds the database as it was
 	return s
 }
 
-// dsn is the case's URL, with o.Secrets' password (made the role's) or
-// the initial one.
-func (s *pgServer) dsn(o conformance.Options) string {
+// Addr is the cluster's address.
+func (s *pgServer) Addr() string { return s.a.c.Addr() }
+
+// dsn is the case's URL toward addr, with o.Secrets' password (made the
+// role's) or the initial one.
+func (s *pgServer) dsn(addr string, o redialtest.Options) string {
 	password := "initial"
 	if o.Secrets != nil {
 		password = o.Secrets.Password
@@ -288,7 +274,9 @@ func (s *pgServer) dsn(o conformance.Options) string {
 			s.t.Errorf("conformance: the password of %s: %v", s.role, err)
 		}
 	}
-	return s.a.c.URL(s.role, password, database, "application_name", s.role)
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(s.role, password), Host: addr, Path: "/" + database,
+		RawQuery: url.Values{"application_name": {s.role}}.Encode()}
+	return u.String()
 }
 
 // beforeConnect calls f and makes the credential it returns the role's
@@ -356,15 +344,9 @@ func (s *pgServer) renameAway() {
 }
 
 func (s *pgServer) Serve() {
-	s.resume()
 	s.mu.Lock()
-	killed, renamed := s.killed, s.renamed
-	s.mu.Unlock()
-	if killed {
-		s.a.c.Start(s.t)
-	}
-	s.mu.Lock()
-	s.killed, s.renamed = false, false
+	renamed := s.renamed
+	s.renamed = false
 	s.mu.Unlock()
 	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 	if renamed {
@@ -388,47 +370,9 @@ func (s *pgServer) Refuse(permanent bool) {
 	s.a.exec(s.t, fmt.Sprintf("ALTER ROLE %s CONNECTION LIMIT -1", s.role))
 }
 
-func (s *pgServer) Close() {
+// CloseConns terminates the role's backends.
+func (s *pgServer) CloseConns() {
 	s.a.exec(s.t, fmt.Sprintf("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '%s'", s.role))
-}
-
-func (s *pgServer) Kill() {
-	s.mu.Lock()
-	s.killed = true
-	s.mu.Unlock()
-	s.a.c.Stop(s.t, pgtest.Immediate)
-}
-
-func (s *pgServer) Stall() {
-	pids := s.a.pids(s.t, "usename", s.role)
-	if len(pids) == 0 {
-		s.t.Errorf("conformance: no backend of %s to stall", s.role)
-		return
-	}
-	postmaster, err := parentOf(pids[0])
-	if err != nil {
-		s.t.Errorf("conformance: %v", err)
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, pid := range append(pids, postmaster) {
-		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
-			s.t.Errorf("conformance: SIGSTOP %d: %v", pid, err)
-			continue
-		}
-		s.stopped = append(s.stopped, pid)
-	}
-}
-
-// resume continues every process Stall stopped, the postmaster first.
-func (s *pgServer) resume() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := len(s.stopped) - 1; i >= 0; i-- {
-		_ = syscall.Kill(s.stopped[i], syscall.SIGCONT)
-	}
-	s.stopped = nil
 }
 
 // Open returns how many sessions the role has.
@@ -448,19 +392,4 @@ func (s *pgServer) Send() {
 	if _, err := conn.Exec(ctx, "SELECT pg_notify($1, 'hello')", channel); err != nil {
 		s.t.Errorf("conformance: notify: %v", err)
 	}
-}
-
-// parentOf returns the parent process of pid (a backend's is the
-// postmaster), from /proc.
-func parentOf(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// pid (comm) state ppid ...; comm may hold spaces, so read after ')'.
-	fields := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-	if len(fields) < 2 {
-		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
-	}
-	return strconv.Atoi(fields[1])
 }

@@ -14,15 +14,15 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
 	"github.com/redial-go/redial/health/healthhttp"
-	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/internal/testing/testkit"
+	"github.com/redial-go/redial/redialtest"
 )
 
 // fast is a backoff small enough for tests.
 var fast = backoff.Config{Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond}
 
 // runner is a Supervisor, Listener or Pool: the one shape.
-type runner = conformance.Client
+type runner = redialtest.Client
 
 // newListener builds a Listener on dsn with the fast backoff unless o
 // sets one.

@@ -10,23 +10,24 @@ import (
 
 	"github.com/redial-go/redial/adapters/sse"
 	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // The harness: an event stream that sends one event, then a keep-alive
-// comment every 100ms; Close ends the stream, Stall stops the comments.
+// comment every 100ms; CloseConns ends the stream.
 // Its refusal for good is a 200 that is not an event stream, whose
 // Content-Type echoes the request (sse shows a 200's Content-Type). The
 // program reads with Events.
 func TestConformance(t *testing.T) {
 	const idle = time.Second
-	conformance.Run(t, conformance.Harness{
+	redialtest.TestConnector(t, redialtest.Harness{
 		Pkg: "sse",
-		Start: func(t testing.TB) conformance.Server {
+		Start: func(t testing.TB) redialtest.Server {
 			return conformance.StartHTTP(t, &conformance.HTTPServer{Handle: eventStream, ForGood: http.StatusOK})
 		},
-		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-			url, header := conformance.Target(o, srv, "http", "/events")
+		New: func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+			url, header := conformance.Target(addr, o, "http", "/events")
 			c, err := sse.New(url, sse.Options{
 				Header:        header,
 				BeforeConnect: conformance.BeforeConnect(o.BeforeConnect),
@@ -38,15 +39,17 @@ func TestConformance(t *testing.T) {
 			}
 			return c, nil
 		},
-		Streams: []conformance.Stream{{Name: "Events", Greets: true, Range: func(ctx context.Context, c conformance.Client) iter.Seq2[any, error] {
-			return conformance.Seq2(c.(*sse.Client).Events(ctx))
+		Streams: []redialtest.Stream{{Name: "Events", Greets: true, Range: func(ctx context.Context, c redialtest.Client) iter.Seq2[any, error] {
+			return redialtest.Seq2(c.(*sse.Client).Events(ctx))
 		}}},
-		Bad: []conformance.Bad{
+		Bad: []redialtest.Bad{
 			{Field: "IdleTimeout", New: func() error { _, err := sse.New("http://h/", sse.Options{IdleTimeout: -1}); return err }},
 			{Field: "Buffer", New: func() error { _, err := sse.New("http://h/", sse.Options{Buffer: -1}); return err }},
 			{Field: "url", New: func() error { _, err := sse.New("ws://h/", sse.Options{}); return err }},
 		},
 		Refusal:  "not text/event-stream",
+		Hook:     "BeforeConnect",
+		Secrets:  true,
 		Silent:   supervisor.ErrSilent,
 		Liveness: idle,
 		Skip: map[string]string{
@@ -55,14 +58,13 @@ func TestConformance(t *testing.T) {
 			"panic-on-connect":   noOnConnect,
 			"timeout-on-connect": noOnConnect,
 		},
-		Known: conformance.Known(nil),
 	})
 }
 
 const noOnConnect = "sse has no OnConnect: its connection stays private (Options.Supervisor is a supervisor.Settings)"
 
 // eventStream serves an event stream: one event, then a comment every 100ms.
-func eventStream(w http.ResponseWriter, r *http.Request, closing, stalled <-chan struct{}) {
+func eventStream(w http.ResponseWriter, r *http.Request, closing <-chan struct{}) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	rc := http.NewResponseController(w)
 	if _, err := fmt.Fprint(w, "id: 1\ndata: hello\n\n"); err != nil || rc.Flush() != nil {
@@ -77,11 +79,6 @@ func eventStream(w http.ResponseWriter, r *http.Request, closing, stalled <-chan
 		case <-r.Context().Done():
 			return
 		case <-tick.C:
-		}
-		select {
-		case <-stalled:
-			continue
-		default:
 		}
 		if _, err := fmt.Fprint(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
 			return

@@ -8,12 +8,13 @@ import (
 
 	redialws "github.com/redial-go/redial/adapters/websocket"
 	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
 // The harness: conformance's WebSocket harness, as for adapters/gorilla.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.WebSocketHarness("websocket", newForSuite, redialws.Messages, readOne))
+	redialtest.TestConnector(t, conformance.WebSocketHarness("websocket", newForSuite, redialws.Messages, readOne))
 }
 
 func newForSuite(w conformance.WebSocketTarget, onConnect func(context.Context, *websocket.Conn) error) (*supervisor.Supervisor[*websocket.Conn], error) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redial-go/redial/adapters/tcp/rpc"
 	"github.com/redial-go/redial/internal/testing/conformance"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -27,28 +28,24 @@ func TestConformance(t *testing.T) {
 	rpc.HandlePing(serving)
 	var nilFunc func(*rpc2.Client, Args, *int) error
 	handler := func(h any) rpc.Options { return rpc.Options{Handlers: map[string]any{"M": h}} }
-	conformance.Run(t, conformance.Harness{
+	redialtest.TestConnector(t, redialtest.Harness{
 		Pkg: "rpc",
-		Start: func(t testing.TB) conformance.Server {
+		Start: func(t testing.TB) redialtest.Server {
 			return conformance.StartTCP(t, &conformance.TCPServer{
 				Serving: func(c net.Conn, _ <-chan struct{}) { serving.ServeConn(c) },
 				ForGood: func(c net.Conn, _ <-chan struct{}) { withoutPing.ServeConn(c) },
 			})
 		},
-		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-			c, err := rpc.New(srv.(*conformance.TCPServer).Addr, rpc.Options{
+		New: func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+			return rpc.New(addr, rpc.Options{
 				PingInterval: interval,
 				PingTimeout:  timeout,
-				OnConnect:    conformance.OnConnect[*rpc2.Client](o.OnConnect),
+				OnConnect:    redialtest.OnConnect[*rpc2.Client](o.OnConnect),
 				Supervisor:   o.Settings,
 			})
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
 		},
-		Streams: []conformance.Stream{conformance.Connections(asSupervisor, untilDisconnected)},
-		Bad: []conformance.Bad{
+		Streams: []redialtest.Stream{redialtest.Connections(asSupervisor, untilDisconnected)},
+		Bad: []redialtest.Bad{
 			bad("", rpc.Options{}, "rpc: address: empty"),
 			bad("localhost", rpc.Options{}, `rpc: address "localhost": missing port in address`),
 			bad("h:1", rpc.Options{UserTimeout: -time.Second}, "rpc: UserTimeout -1s: negative"),
@@ -76,9 +73,10 @@ func TestConformance(t *testing.T) {
 			bad("h:1", handler(func(*rpc2.Client, Args, *int) int { return 0 }), `rpc: Handlers["M"]: returns int, not error`),
 			bad("a:1", rpc.Options{Replicas: []string{""}}, `rpc: Replicas[0]: empty`),
 		},
-		Refusal:  `ping: the server has no method "redial.Heartbeat"`,
-		Silent:   supervisor.ErrSilent,
-		Liveness: 2*interval + timeout,
+		Refusal:   `ping: the server has no method "redial.Heartbeat"`,
+		OnConnect: true,
+		Silent:    supervisor.ErrSilent,
+		Liveness:  2*interval + timeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,
 			"secrets-closed":    noSecrets,
@@ -87,7 +85,6 @@ func TestConformance(t *testing.T) {
 			"panic-connect":     noHook,
 			"timeout-connect":   noHook,
 		},
-		Known: conformance.Known(nil),
 	})
 }
 
@@ -96,12 +93,12 @@ const (
 	noHook    = "rpc has no per-attempt hook of the program's (no BeforeConnect, no Handshake): nothing of the program's runs in Connect"
 )
 
-func asSupervisor(c conformance.Client) *supervisor.Supervisor[*rpc2.Client] {
+func asSupervisor(c redialtest.Client) *supervisor.Supervisor[*rpc2.Client] {
 	return c.(*rpc.Client).Sup()
 }
 
-func bad(address string, o rpc.Options, want string) conformance.Bad {
-	return conformance.Bad{Want: want, New: func() error {
+func bad(address string, o rpc.Options, want string) redialtest.Bad {
+	return redialtest.Bad{Want: want, New: func() error {
 		c, err := rpc.New(address, o)
 		if c != nil {
 			return fmt.Errorf("rpc.New returned a Client with its error %v", err)

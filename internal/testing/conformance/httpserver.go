@@ -10,124 +10,79 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/redial-go/redial/redialtest"
 )
 
-// HTTPServer is a net/http server on 127.0.0.1 with the behaviours of a
-// Server, for the harnesses of the HTTP-based adapters; the protocol's
-// handler (Handle) serves what it does not refuse. It refuses with 503
-// (retried) or ForGood (given up on, even with a BeforeConnect), and each
-// refusal's status line, Content-Type and body echo the request.
+// HTTPServer is a net/http server on 127.0.0.1, a redialtest.Refuser,
+// ConnCloser and Echoer, for the harnesses of the HTTP-based adapters; the
+// protocol's handler (Handle) serves what it does not refuse. It refuses
+// with 503 (retried) or ForGood (given up on, even with a BeforeConnect),
+// and each refusal's status line, Content-Type and body echo the request.
 type HTTPServer struct {
-	Addr string
 	Echo HTTPEcho
 	// ForGood is the status of the refusal for good; 0 means 404.
 	ForGood int
 	// Handle serves a request the server does not refuse. It must return
 	// when the connection breaks, and end the stream the protocol's way
-	// when closing is closed; while stalled is closed it answers nothing.
-	Handle func(w http.ResponseWriter, r *http.Request, closing, stalled <-chan struct{})
+	// when closing is closed.
+	Handle func(w http.ResponseWriter, r *http.Request, closing <-chan struct{})
 
-	t        testing.TB
-	modes    // refusal: the status code
-	mu       sync.Mutex
-	srv      *http.Server // nil while killed
-	conns    map[net.Conn]struct{}
-	handlers sync.WaitGroup
+	addr  string
+	modes // refusal: the status code
+	srv   *http.Server
+	conns sync.Map // every connection, hijacked ones included
 }
 
 // StartHTTP starts s serving, until the test ends.
 func StartHTTP(t testing.TB, s *HTTPServer) *HTTPServer {
 	t.Helper()
-	s.t, s.Addr = t, "127.0.0.1:0"
 	s.modes.init()
-	s.listen()
-	t.Cleanup(s.Kill)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("conformance: listen: %v", err)
+	}
+	s.addr = ln.Addr().String()
+	s.srv = &http.Server{Handler: http.HandlerFunc(s.serveHTTP), ConnState: s.track}
+	var served sync.WaitGroup
+	served.Go(func() { _ = s.srv.Serve(ln) })
+	t.Cleanup(func() {
+		_ = s.srv.Close()
+		s.conns.Range(func(c, _ any) bool { _ = c.(net.Conn).Close(); return true })
+		served.Wait()
+	})
 	return s
 }
 
-func (s *HTTPServer) listen() {
-	s.t.Helper()
-	ln, err := net.Listen("tcp", s.Addr)
-	if err != nil {
-		s.t.Fatalf("conformance: listen: %v", err)
-	}
-	srv := &http.Server{Handler: http.HandlerFunc(s.serveHTTP), ConnState: s.track}
-	s.mu.Lock()
-	s.Addr, s.srv, s.conns = ln.Addr().String(), srv, map[net.Conn]struct{}{}
-	s.mu.Unlock()
-	s.handlers.Go(func() { _ = srv.Serve(ln) })
-}
+// Addr is the server's address.
+func (s *HTTPServer) Addr() string { return s.addr }
 
-// track keeps every connection, hijacked ones included, for Kill.
 func (s *HTTPServer) track(c net.Conn, st http.ConnState) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch st {
 	case http.StateNew:
-		s.conns[c] = struct{}{}
+		s.conns.Store(c, nil)
 	case http.StateClosed:
-		delete(s.conns, c)
+		s.conns.Delete(c)
 	}
 }
 
 func (s *HTTPServer) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	if s.srv == nil { // killed: Kill waits for the handlers
-		s.mu.Unlock()
-		return
-	}
-	s.handlers.Add(1)
-	s.mu.Unlock()
-	refusal, closing, stalled := s.now()
-	defer s.handlers.Done()
+	refusal, closing := s.now()
 	if refusal != 0 {
 		s.Echo.Refuse(w, r, refusal)
 		return
 	}
-	s.Handle(w, r, closing, stalled)
+	s.Handle(w, r, closing)
 }
 
-// Serve serves again: no refusal, no stall, listening.
-func (s *HTTPServer) Serve() {
-	s.serve()
-	s.mu.Lock()
-	killed := s.srv == nil
-	s.mu.Unlock()
-	if killed {
-		s.listen()
-	}
-}
-
-// Refuse refuses new requests with 503, or ForGood when permanent.
+// Refuse refuses new requests with 503, or ForGood when permanent, until
+// Serve.
 func (s *HTTPServer) Refuse(permanent bool) {
 	if permanent {
 		s.refuse(cmp.Or(s.ForGood, http.StatusNotFound))
 		return
 	}
 	s.refuse(http.StatusServiceUnavailable)
-}
-
-// Close makes the live streams end the protocol's way; later ones are
-// served.
-func (s *HTTPServer) Close() { s.close() }
-
-// Stall makes the live streams answer nothing until Serve.
-func (s *HTTPServer) Stall() { s.stall() }
-
-// Kill closes the listener and every connection, as a killed process, and
-// waits for the handlers.
-func (s *HTTPServer) Kill() {
-	s.mu.Lock()
-	srv, conns := s.srv, s.conns
-	s.srv, s.conns = nil, map[net.Conn]struct{}{}
-	s.mu.Unlock()
-	if srv != nil {
-		_ = srv.Close()
-	}
-	for c := range conns {
-		_ = c.Close()
-	}
-	s.handlers.Wait()
 }
 
 // Echoed returns every text the server sent that echoes a request.
@@ -145,7 +100,7 @@ type HTTPEcho struct {
 // Of returns the long echo of r, for a status line or a body.
 func (e *HTTPEcho) Of(r *http.Request) string {
 	return fmt.Sprintf("no route for %s auth %q cookie %q token %q, after token %q",
-		r.URL.RequestURI(), r.Header.Get("Authorization"), r.Header.Get("Cookie"), r.Header.Get(TokenHeader), e.firstToken(r))
+		r.URL.RequestURI(), r.Header.Get("Authorization"), r.Header.Get("Cookie"), r.Header.Get(redialtest.TokenHeader), e.firstToken(r))
 }
 
 // Short returns an echo of r that fits a WebSocket close reason (123
@@ -153,7 +108,7 @@ func (e *HTTPEcho) Of(r *http.Request) string {
 // query, the token and the first token.
 func (e *HTTPEcho) Short(r *http.Request) string {
 	text := fmt.Sprintf("a=%s c=%s q=%s t=%s f=%s", strings.TrimPrefix(r.Header.Get("Authorization"), "Basic "),
-		part(r.Header.Get("Cookie"), "; ", QueryKey), part(r.URL.RawQuery, "&", QueryKey), r.Header.Get(TokenHeader), e.firstToken(r))
+		part(r.Header.Get("Cookie"), "; ", redialtest.QueryKey), part(r.URL.RawQuery, "&", redialtest.QueryKey), r.Header.Get(redialtest.TokenHeader), e.firstToken(r))
 	return text[:min(len(text), 123)]
 }
 
@@ -171,7 +126,7 @@ func (e *HTTPEcho) firstToken(r *http.Request) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.first == "" {
-		e.first = r.Header.Get(TokenHeader)
+		e.first = r.Header.Get(redialtest.TokenHeader)
 	}
 	return e.first
 }
@@ -201,17 +156,16 @@ func (e *HTTPEcho) Refuse(w http.ResponseWriter, r *http.Request, code int) {
 		return
 	}
 	defer conn.Close()
-	contentType := fmt.Sprintf("text/plain; %s; t=%s", part(r.Header.Get("Cookie"), "; ", QueryKey), e.firstToken(r))
+	contentType := fmt.Sprintf("text/plain; %s; t=%s", part(r.Header.Get("Cookie"), "; ", redialtest.QueryKey), e.firstToken(r))
 	e.Sent(contentType)
 	fmt.Fprintf(rw, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
 		code, text, contentType, len(text), text)
 	_ = rw.Flush()
 }
 
-// Target returns the url and header an HTTP-based adapter's client of srv
-// is given: with o.Secrets, in its userinfo, query and Cookie.
-func Target(o Options, srv Server, scheme, path string) (string, http.Header) {
-	addr := srv.(*HTTPServer).Addr
+// Target returns the url and header an HTTP-based adapter's client
+// toward addr is given: with o.Secrets, in its userinfo, query and Cookie.
+func Target(addr string, o redialtest.Options, scheme, path string) (string, http.Header) {
 	if o.Secrets == nil {
 		return scheme + "://" + addr + path, nil
 	}
@@ -219,7 +173,7 @@ func Target(o Options, srv Server, scheme, path string) (string, http.Header) {
 }
 
 // BeforeConnect is an HTTP-based adapter's BeforeConnect that calls f and
-// sets TokenHeader to the credential it returns; nil when f is.
+// sets redialtest.TokenHeader to the credential it returns; nil when f is.
 func BeforeConnect(f func(context.Context) (string, error)) func(context.Context, *url.URL, http.Header) error {
 	if f == nil {
 		return nil
@@ -229,7 +183,7 @@ func BeforeConnect(f func(context.Context) (string, error)) func(context.Context
 		if err != nil {
 			return err
 		}
-		h.Set(TokenHeader, tok)
+		h.Set(redialtest.TokenHeader, tok)
 		return nil
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/internal/testing/conformance"
 	"github.com/redial-go/redial/internal/testing/testkit"
+	"github.com/redial-go/redial/redialtest"
 	"github.com/redial-go/redial/supervisor"
 )
 
@@ -43,8 +44,8 @@ func Conformance(t *testing.T, pkg string, newFn New, tr Transport) {
 		forGood = func(func(net.Conn, <-chan struct{})) func(net.Conn, <-chan struct{}) { return greet("sorry\n") }
 		refusal = `server refused: "sorry\n"`
 	}
-	bad := func(field, want, address string, o tcp.Options) conformance.Bad {
-		return conformance.Bad{Field: field, Want: pkg + ": " + want, New: func() error {
+	bad := func(field, want, address string, o tcp.Options) redialtest.Bad {
+		return redialtest.Bad{Field: field, Want: pkg + ": " + want, New: func() error {
 			s, err := newFn(address, o)
 			if s != nil {
 				return fmt.Errorf("New returned a supervisor with its error %v", err)
@@ -52,28 +53,24 @@ func Conformance(t *testing.T, pkg string, newFn New, tr Transport) {
 			return err
 		}}
 	}
-	conformance.Run(t, conformance.Harness{
+	redialtest.TestConnector(t, redialtest.Harness{
 		Pkg: pkg,
-		Start: func(t testing.TB) conformance.Server {
+		Start: func(t testing.TB) redialtest.Server {
 			return conformance.StartTCP(t, &conformance.TCPServer{
 				Serving: wrap(greetAndDiscard),
 				ForGood: forGood(greetAndDiscard),
 			})
 		},
-		New: func(t testing.TB, srv conformance.Server, o conformance.Options) (conformance.Client, error) {
-			s, err := newFn(srv.(*conformance.TCPServer).Addr, tcp.Options{
+		New: func(t testing.TB, addr string, o redialtest.Options) (redialtest.Client, error) {
+			return newFn(addr, tcp.Options{
 				UserTimeout: userTimeout,
 				Handshake:   readHelloAfter(o.BeforeConnect),
-				OnConnect:   conformance.OnConnect[net.Conn](o.OnConnect),
+				OnConnect:   redialtest.OnConnect[net.Conn](o.OnConnect),
 				Supervisor:  o.Settings,
 			})
-			if err != nil {
-				return nil, err
-			}
-			return s, nil
 		},
-		Streams: []conformance.Stream{conformance.Connections(asSupervisor, writeUntilBroken)},
-		Bad: []conformance.Bad{
+		Streams: []redialtest.Stream{redialtest.Connections(asSupervisor, writeUntilBroken)},
+		Bad: []redialtest.Bad{
 			bad("address", "address: empty", "", tcp.Options{}),
 			bad("address", `address "localhost": missing port in address`, "localhost", tcp.Options{}),
 			bad("address", `address "h:1:2": too many colons in address`, "h:1:2", tcp.Options{}),
@@ -86,17 +83,17 @@ func Conformance(t *testing.T, pkg string, newFn New, tr Transport) {
 			bad("KeepAlive", "KeepAlive: Interval or Count set while Idle is negative (keep-alive off)", "h:1", tcp.Options{KeepAlive: net.KeepAliveConfig{Idle: -1, Count: 2}}),
 			bad("Replicas[1]", `Replicas[1] "c": missing port in address`, "a:1", tcp.Options{Replicas: []string{"b:1", "c"}}),
 		},
-		Refusal:  refusal,
-		Hook:     "Handshake",
-		Silent:   supervisor.ErrSilent,
-		Liveness: 5 * userTimeout,
+		Refusal:   refusal,
+		Hook:      "Handshake",
+		OnConnect: true,
+		Silent:    supervisor.ErrSilent,
+		Liveness:  5 * userTimeout,
 		Skip: map[string]string{
 			"secrets-refused":   noSecrets,
 			"secrets-closed":    noSecrets,
 			"secrets-after-run": noSecrets,
 			"secrets-callbacks": noSecrets,
 		},
-		Known: conformance.Known(nil),
 	})
 }
 
@@ -117,7 +114,7 @@ func TLS(t *testing.T, serverTLS *tls.Config) Transport {
 	}
 }
 
-func asSupervisor(c conformance.Client) *supervisor.Supervisor[net.Conn] {
+func asSupervisor(c redialtest.Client) *supervisor.Supervisor[net.Conn] {
 	return c.(*supervisor.Supervisor[net.Conn])
 }
 

@@ -1,4 +1,4 @@
-package conformance
+package redialtest
 
 import (
 	"crypto/rand"
@@ -125,7 +125,7 @@ func (s *shown) err(where string, err error) {
 	s.text(where, err.Error())
 	s.text(where+" %+v", fmt.Sprintf("%+v", err))
 	s.text(where+" %#v", fmt.Sprintf("%#v", err))
-	s.text(where+" (every string in its chain)", strings.Join(ReachableStrings(err), "\n"))
+	s.text(where+" (every string in its chain)", strings.Join(reachableStrings(err), "\n"))
 }
 
 // check fails t once for every form of a secret that was shown, saying
@@ -183,10 +183,9 @@ func echoed(t testing.TB, srv Server, secrets *Secrets, kinds ...string) {
 	}
 }
 
-// ReachableStrings returns every string reachable from v by reflection,
-// unexported fields included: what a reflective logger could print and
-// what errors.As could hand out.
-func ReachableStrings(v any) []string {
+// reachableStrings returns every string reflection reaches from v,
+// unexported fields included: what a reflective logger could print.
+func reachableStrings(v any) []string {
 	var out []string
 	seen := map[uintptr]bool{}
 	var walk func(reflect.Value, int)

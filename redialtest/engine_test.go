@@ -1,4 +1,4 @@
-package conformance
+package redialtest
 
 import (
 	"errors"
@@ -17,10 +17,10 @@ func TestRunPatternMatchesOneTest(t *testing.T) {
 }
 
 func TestSummaryKeepsWhyAChildFailed(t *testing.T) {
-	out := "=== RUN   TestX\npanic: conformance: a panic in connect\n\ngoroutine 7 [running]:\nmain.go:3 +0x1\n"
-	assert.Equal(t, "panic: conformance: a panic in connect", summary(out))
-	out = "    cases.go:9: \n        \tError Trace:\tcases.go:9\n        \tError:      \tShould be true\n        \tMessages:   \tDone is open\n"
-	assert.Equal(t, "Error: Should be true Messages: Done is open", summary(out))
+	out := "=== RUN   TestX\npanic: redialtest: a panic in connect\n\ngoroutine 7 [running]:\nmain.go:3 +0x1\n"
+	assert.Equal(t, "panic: redialtest: a panic in connect", summary(out))
+	out = "=== RUN   TestX/stall\n    case_faults.go:84: found after 3s\n    case_faults.go:87: found after 3s, later than Liveness 1s says\n"
+	assert.Equal(t, "case_faults.go:84: found after 3s case_faults.go:87: found after 3s, later than Liveness 1s says", summary(out))
 	assert.Contains(t, summary("exit status 2\n"), "exited non-zero")
 }
 
@@ -43,7 +43,7 @@ func TestShownFindsEveryForm(t *testing.T) {
 		assert.True(t, failed, "the %s (%s) went unseen", f.secret, f.name)
 		assert.Contains(t, msg, "Status.Err")
 	}
-	assert.Contains(t, strings.Join(ReachableStrings(struct{ e error }{fmt.Errorf("x: %w", errors.New(tok))}), " "), tok,
+	assert.Contains(t, strings.Join(reachableStrings(struct{ e error }{fmt.Errorf("x: %w", errors.New(tok))}), " "), tok,
 		"reflection reaches a wrapped error's text")
 }
 
@@ -52,5 +52,14 @@ func TestCheckBadWantsErrInvalidOptions(t *testing.T) {
 	checkBad(rec, "rpc", "", `rpc: Handlers["M"]: nil func`, errors.New(`rpc: Handlers["M"]: nil func`))
 	msg, failed := rec.result()
 	assert.True(t, failed, "an error that does not wrap ErrInvalidOptions passed")
-	assert.Contains(t, msg, "Target error should be in err chain")
+	assert.Contains(t, msg, "does not wrap")
+}
+
+func TestEveryCaseIsNamedOnce(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range Cases() {
+		assert.False(t, seen[name], "%s twice", name)
+		seen[name] = true
+	}
+	assert.Len(t, seen, len(cases))
 }

@@ -1,4 +1,4 @@
-package conformance
+package redialtest
 
 import (
 	"context"
@@ -8,23 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/redial-go/redial/backoff"
 	"github.com/redial-go/redial/health"
-	"github.com/redial-go/redial/internal/testing/testkit"
 	"github.com/redial-go/redial/supervisor"
 )
-
-// wait bounds every wait of a case for something that should happen at
-// once; the machine may be loaded, and a case that fails waits this long.
-const wait = 10 * time.Second
 
 // defaults are the options every case starts from: a short deterministic
 // backoff, a ConnectTimeout no loaded machine reaches, and a stock slog
 // JSON handler at Debug writing to logs.
-func defaults(logs *testkit.Buffer) Options {
-	return Options{Settings: supervisor.Settings{
+func (e *env) defaults() Options {
+	logs := &e.logs
+	return Options{Server: e.srv, Settings: supervisor.Settings{
 		Backoff:        backoff.Config{Strategy: backoff.Exponential, Base: 20 * time.Millisecond, Cap: 200 * time.Millisecond},
 		ConnectTimeout: 5 * time.Second,
 		Logger:         slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -44,20 +38,26 @@ type running struct {
 	stopRd  context.CancelFunc
 }
 
-// start builds a client of srv with o and starts Run and a reader of the
-// first stream (the program's loop), each on its goroutine: the reader
-// first, so that it waits for the first connection as a program's does.
-// The test's cleanup stops them.
-func start(t testing.TB, h Harness, srv Server, o Options) *running {
-	t.Helper()
-	return startReading(t, h, srv, o, h.Streams[:min(1, len(h.Streams))])
+// start builds a client through the Proxy with o and starts Run and a
+// reader of the first stream (the program's loop), each on its goroutine:
+// the reader first, so that it waits for the first connection as a
+// program's does. The test's cleanup stops them.
+func (e *env) start(o Options) *running {
+	e.t.Helper()
+	return e.startReading(o, e.h.Streams[:min(1, len(e.h.Streams))])
 }
 
 // startReading is start with a reader of each of streams.
-func startReading(t testing.TB, h Harness, srv Server, o Options, streams []Stream) *running {
+func (e *env) startReading(o Options, streams []Stream) *running {
+	t := e.t
 	t.Helper()
-	c, err := h.New(t, srv, o)
-	require.NoError(t, err)
+	c, err := e.h.New(t, e.p.Addr(), o)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if isNil(c) {
+		t.Fatalf("New returned neither a client nor an error")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	rctx, stopRd := context.WithCancel(context.Background())
 	r := &running{t: t, c: c, cancel: cancel, ended: make(chan struct{}), stopRd: stopRd}
@@ -74,9 +74,9 @@ func startReading(t testing.TB, h Harness, srv Server, o Options, streams []Stre
 }
 
 // stop ends Run and returns its error. The streams end by themselves once
-// Run returned, as DESIGN says they do at Stopped: their ctx is not
+// Run returned, as they do at Stopped: their ctx is not
 // ended, so a stream yields whatever Run's goodbye brought (the order
-// messages.go recommends); but a StopFirst stream ends first.
+// redial's adapters recommend); but a StopFirst stream ends first.
 func (r *running) stop() error {
 	r.t.Helper()
 	r.stopWithin(wait, r.t.Fatalf)
@@ -274,5 +274,18 @@ func itemAfterError(events []event) bool {
 // until waits for a Status of c that satisfies ok.
 func until(t testing.TB, c Client, what string, ok func(health.Status) bool) health.Status {
 	t.Helper()
-	return testkit.WaitStatus(t, c, wait, what, ok)
+	return waitStatus(t, c, wait, what, ok)
+}
+
+// items returns how many items (not errors) the loop yielded.
+func (rd *reader) items() int {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	n := 0
+	for _, e := range rd.events {
+		if e.err == nil {
+			n++
+		}
+	}
+	return n
 }
