@@ -74,7 +74,7 @@ type Settings struct {
 	// ejection in a row up to EjectCap, then probed (tried in turn: a
 	// failure ejects it again, a connection makes it healthy). Never every
 	// endpoint at once. 0 means 3, negative never; EjectBase 0 means 10s,
-	// EjectCap 0 means 5 minutes (BENCHMARKS.md has the sweep).
+	// EjectCap 0 means 1 minute (BENCHMARKS.md has the sweep).
 	EjectAfter          int
 	EjectBase, EjectCap time.Duration
 	// PreferFirst, with several Endpoints, tries endpoint 0 first whenever

@@ -12,7 +12,7 @@ import (
 const (
 	DefaultEjectAfter = 3
 	DefaultEjectBase  = 10 * time.Second
-	DefaultEjectCap   = 5 * time.Minute
+	DefaultEjectCap   = time.Minute
 )
 
 // State is an endpoint's health.
