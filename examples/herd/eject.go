@@ -43,21 +43,21 @@ type ejectScenario struct {
 
 // ejectResult is one row's run.
 type ejectResult struct {
-	Name      string  `json:"name"`
-	After     int     `json:"eject_after"`
-	BaseS     float64 `json:"eject_base_s"`
-	CapS      float64 `json:"eject_cap_s"`
-	Wasted    int     `json:"wasted"`      // attempts on replica 0 while sick
-	Failed    int     `json:"failed"`      // every failed attempt
-	GapMean   float64 `json:"gap_mean_s"`  // loss to connection, losses while sick
-	GapP99    float64 `json:"gap_p99_s"`   // the same, 99th percentile
-	BackS     float64 `json:"back_s"`      // replica 0's first connection after it healed; -1: none
-	Share0    float64 `json:"share0"`      // replica 0's share of the connected clients at the end
-	SurvivEj  int     `json:"survivor_ej"` // ejections of replicas 1 and 2
+	Name     string  `json:"name"`
+	After    int     `json:"eject_after"`
+	BaseS    float64 `json:"eject_base_s"`
+	CapS     float64 `json:"eject_cap_s"`
+	Wasted   int     `json:"wasted"`      // attempts on replica 0 while sick
+	Failed   int     `json:"failed"`      // every failed attempt
+	GapMean  float64 `json:"gap_mean_s"`  // loss to connection, losses while sick
+	GapP99   float64 `json:"gap_p99_s"`   // the same, 99th percentile
+	BackS    float64 `json:"back_s"`      // replica 0's first connection after it healed; -1: none
+	Share0   float64 `json:"share0"`      // replica 0's share of the connected clients at the end
+	SurvivEj int     `json:"survivor_ej"` // ejections of replicas 1 and 2
 	// RebalanceS is how long after replica 0 healed it held 30% of the
 	// connected clients again; -1: not within the horizon.
 	RebalanceS float64 `json:"rebalance_s"`
-	Connected int     `json:"connected"`   // clients connected at the end
+	Connected  int     `json:"connected"` // clients connected at the end
 }
 
 type ejEvent struct {
