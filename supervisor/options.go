@@ -69,11 +69,11 @@ type Settings struct {
 	// Backoff.Base/2 (BENCHMARKS.md has the figures).
 	FailoverSpread time.Duration
 	// EjectAfter, with several Endpoints, is the number of failed attempts
-	// in a row (a server's hint not counted) that eject an endpoint: it is
-	// skipped for a time drawn from [d/2, d], d being EjectBase doubled per
-	// ejection in a row up to EjectCap, then probed (tried in turn: a
-	// failure ejects it again, a connection makes it healthy). Never every
-	// endpoint at once. 0 means 3, negative never; EjectBase 0 means 10s,
+	// in a row (a server's hint, a lost connection not counted) that eject
+	// an endpoint: it is skipped for a time drawn from [d/2, d], d being
+	// EjectBase doubled per ejection in a row up to EjectCap, then probed
+	// (tried in turn: a failure ejects it again, a connection makes it
+	// healthy). Never every endpoint at once. 0 means 3, negative never; EjectBase 0 means 10s,
 	// EjectCap 0 means 1 minute (BENCHMARKS.md has the sweep).
 	EjectAfter          int
 	EjectBase, EjectCap time.Duration
