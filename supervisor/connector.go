@@ -34,7 +34,8 @@ type Watcher[C comparable] interface {
 	// Watch blocks until conn breaks, returning the reason, or until ctx
 	// ends, returning anything: Invalidate ends it with a cause
 	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
-	// with any other cause. It runs on the supervisor's own goroutine.
+	// (or failing back, Settings.PreferFirst) with any other cause: then
+	// close politely. It runs on the supervisor's own goroutine.
 	Watch(ctx context.Context, conn C) error
 }
 

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -67,8 +68,9 @@ func (s *Supervisor[C]) noteEndpoints(now time.Time) {
 // armFailBack, on a connection made at now, schedules the fail-back to
 // endpoint 0 (policy.FailBackAt): conn is then replaced (errFailBack) and
 // the attempt goes to endpoint 0; one that fails counts as its failure and
-// the round goes on to the next endpoint. The replacement closes conn
-// before dialing: make-before-break would hide that gap.
+// the round goes on to the next endpoint. Watch's ctx ends with
+// errFailBack as its cause, so the Watcher closes conn politely, before
+// the dial: make-before-break would hide that gap.
 func (s *Supervisor[C]) armFailBack(conn C, now time.Time) {
 	m := s.eps.m
 	if m == nil {
@@ -81,16 +83,20 @@ func (s *Supervisor[C]) armFailBack(conn C, now time.Time) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.timer = time.AfterFunc(at.Sub(now), func() {
+		var cancel context.CancelCauseFunc
 		s.mu.Lock()
-		ok := s.live == conn && s.ready && s.invalidErr == nil
-		s.mu.Unlock()
-		if !ok {
-			return
+		if s.live == conn && s.ready && s.invalidErr == nil { // as Invalidate does
+			s.invalidErr = errFailBack
+			s.invalid <- errFailBack
+			cancel = s.cancelWatch
+			m.mu.Lock()
+			m.fired = true
+			m.mu.Unlock()
 		}
-		m.mu.Lock()
-		m.fired = true
-		m.mu.Unlock()
-		s.Invalidate(conn, errFailBack)
+		s.mu.Unlock()
+		if cancel != nil {
+			cancel(errFailBack) // not an InvalidatedError: the connection works, the Watcher says goodbye
+		}
 	})
 }
 

@@ -24,8 +24,9 @@ type replica struct {
 	*httptest.Server
 	sick atomic.Bool
 	mu   sync.Mutex
-	hits []time.Time
-	oks  int
+	hits   []time.Time
+	oks    int
+	closes []websocket.StatusCode // how each connection ended: -1 without a close frame
 }
 
 func startReplica(t *testing.T) *replica {
@@ -47,7 +48,10 @@ func startReplica(t *testing.T) *replica {
 			return
 		}
 		defer c.CloseNow()
-		_, _, _ = c.Read(req.Context()) // until the client goes
+		_, _, err = c.Read(req.Context()) // until the client goes
+		r.mu.Lock()
+		r.closes = append(r.closes, websocket.CloseStatus(err))
+		r.mu.Unlock()
 	}))
 	t.Cleanup(r.Close)
 	return r
@@ -66,7 +70,8 @@ func (r *replica) attempts() []time.Time {
 // the next one, fails back on schedule, and after the third 500 ejects
 // the sick replica: no attempt reaches it until its ejection ends, when
 // it is probed. Once it answers 101, the client is back on it by the end
-// of its ejection at the latest.
+// of its ejection at the latest. Every fail-back closes b's connection
+// with a close frame.
 func TestASickReplicaIsEjectedProbedAndUsedAgain(t *testing.T) {
 	a, b, c := startReplica(t), startReplica(t), startReplica(t)
 	a.sick.Store(true)
@@ -117,4 +122,11 @@ func TestASickReplicaIsEjectedProbedAndUsedAgain(t *testing.T) {
 	assert.WithinDuration(t, ej.EjectedUntil, back, time.Second)
 	assert.Equal(t, health.EndpointHealthy, endpoint(0).State)
 	assert.Equal(t, 1, a.oks)
+	// Each fail-back closed b's working connection politely.
+	require.Eventually(t, func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.closes) >= 4 }, 5*time.Second, 5*time.Millisecond)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, code := range b.closes {
+		assert.NotEqual(t, websocket.StatusCode(-1), code, "a close frame: %v", b.closes)
+	}
 }
