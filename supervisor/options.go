@@ -78,9 +78,12 @@ type Settings struct {
 	EjectAfter          int
 	EjectBase, EjectCap time.Duration
 	// PreferFirst, with several Endpoints, tries endpoint 0 first whenever
-	// it is not ejected, and fails back to it: a connection on another
-	// endpoint is replaced (ErrReplaced) when endpoint 0's ejection ends,
-	// or, if it was not ejected, a jittered EjectBase after it was made.
+	// it is free, and fails back to it: a connection on another endpoint
+	// is closed politely and replaced (ErrReplaced) when endpoint 0's
+	// ejection ends, or, if it was not ejected, rand[EjectBase/2,
+	// EjectBase] after it was made; never while a server's hint rests it.
+	// A failed fail-back counts as endpoint 0's failure and fails over
+	// again, after rand[0, FailoverSpread).
 	PreferFirst bool
 }
 

@@ -132,14 +132,19 @@ func (p *Policy) Endpoint(i int, now time.Time) Endpoint {
 // FailBackAt returns when a connection made at now on endpoint i is
 // replaced by one on endpoint 0, with PreferFirst: when endpoint 0's
 // ejection ends, or, when it is not ejected, after a first ejection's
-// length (jittered, so that a fleet does not come back at once). Zero:
-// never (no PreferFirst, one endpoint, or i is 0).
+// length (jittered, so that a fleet does not come back at once); never
+// while it rests (a server's hint). Zero: never (no PreferFirst, one
+// endpoint, or i is 0).
 func (p *Policy) FailBackAt(i int, now time.Time) time.Time {
 	if p.ej == nil || !p.ej.prefer || i == 0 {
 		return time.Time{}
 	}
-	if p.ej.eps[0].until.After(now) {
-		return p.ej.eps[0].until
+	at := p.ej.eps[0].until
+	if !at.After(now) {
+		at = now.Add(p.ej.draw(1))
 	}
-	return now.Add(p.ej.draw(1))
+	if p.rest[0].After(at) {
+		at = p.rest[0]
+	}
+	return at
 }

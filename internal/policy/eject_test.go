@@ -136,5 +136,9 @@ func TestPreferFirstGoesBackToEndpointZero(t *testing.T) {
 	failOnly(p, 3, t0)
 	assert.Equal(t, p.Endpoint(0, t0).Until, p.FailBackAt(1, t0), "ejected: when its ejection ends")
 	assert.True(t, p.FailBackAt(0, t0).IsZero(), "on endpoint 0: none")
+	p = ejecting(t, 5, true)
+	p.Failed(0, backoff.RetryAfter(errReset, time.Minute), t0)
+	p.Connected(1)
+	assert.Equal(t, t0.Add(time.Minute), p.FailBackAt(1, t0), "not while it rests")
 	assert.True(t, ejecting(t, 5, false).FailBackAt(1, t0).IsZero(), "no PreferFirst: none")
 }
