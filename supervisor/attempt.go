@@ -230,8 +230,8 @@ func (h *hand[C]) connected() {
 	s.policy.Connected(int(s.endpoint))
 	now := time.Now()
 	s.noteEndpoints(now)
-	s.armFailBack(h.held, now)
 	s.set(&transition{state: health.Connected, connect: true})
+	s.armFailBack(h.held, now) // once ready: its timer checks that
 	h.log(evConnected, nil, 0)
 	h.conn, h.held = h.held, zero
 }
