@@ -22,8 +22,8 @@ import (
 // TCP and answers every handshake 500; it records when each came.
 type replica struct {
 	*httptest.Server
-	sick atomic.Bool
-	mu   sync.Mutex
+	sick   atomic.Bool
+	mu     sync.Mutex
 	hits   []time.Time
 	oks    int
 	closes []websocket.StatusCode // how each connection ended: -1 without a close frame
