@@ -185,6 +185,9 @@ func TestAHintRestsItsReplicaWithoutEjectingIt(t *testing.T) {
 	})
 }
 
+// A Supervisor is a health.EndpointSource: a Registry reads its endpoints.
+var _ health.EndpointSource = (*supervisor.Supervisor[*conn])(nil)
+
 // TestOneEndpointHasNoEndpointHealth: a plain Connector (one endpoint)
 // shows none, and is never ejected.
 func TestOneEndpointHasNoEndpointHealth(t *testing.T) {
