@@ -37,9 +37,12 @@ type Entry struct {
 	Critical bool
 	MaxLag   time.Duration
 	Status   Status
-	Lag      Lag    // a LagSource's, read right after Status; zero for other sources
-	Degraded error  // a DegradedSource's, read right after Status; nil for other sources
-	Source   Source // as added; a HistorySource also tells its recent transitions
+	Lag      Lag   // a LagSource's, read right after Status; zero for other sources
+	Degraded error // a DegradedSource's, read right after Status; nil for other sources
+	// Endpoints is an EndpointSource's, read right after Status; nil for
+	// other sources and with one endpoint.
+	Endpoints []EndpointStatus
+	Source    Source // as added; a HistorySource also tells its recent transitions
 }
 
 // Lagging reports whether the entry's program is behind its MaxLag.
@@ -77,7 +80,7 @@ func (r *Registry) Remove(name string) bool {
 	return false
 }
 
-// Entries returns every source's current Status (Lag, Degraded), in the order added.
+// Entries returns every source's current Status (Lag, Degraded, Endpoints), in the order added.
 func (r *Registry) Entries() Entries {
 	r.mu.Lock()
 	es := append([]entry(nil), r.entries...)
@@ -97,6 +100,9 @@ func (r *Registry) Entries() Entries {
 			}
 			if d, ok := e.source.(DegradedSource); ok {
 				out[i].Degraded = d.Degraded()
+			}
+			if d, ok := e.source.(EndpointSource); ok {
+				out[i].Endpoints = d.Endpoints()
 			}
 		}
 	}

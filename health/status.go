@@ -1,6 +1,9 @@
 package health
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // Status is a snapshot of one connection's health. It is a value: copying it
 // is safe, and nothing in it changes after it was taken.
@@ -46,3 +49,47 @@ type SourceFunc func() Status
 
 // Status calls f.
 func (f SourceFunc) Status() Status { return f() }
+
+// EndpointSource is a Source with several endpoints (a supervisor's
+// replicas): Endpoints returns each one's health, in order; nil with one.
+// The Registry reads it right after Status.
+type EndpointSource interface {
+	Source
+	Endpoints() []EndpointStatus
+}
+
+// EndpointStatus is the health of one endpoint of a supervisor.
+type EndpointStatus struct {
+	Name                string // redacted, as Status.Endpoint
+	State               EndpointState
+	Preferred           bool      // the supervisor fails back to it (PreferFirst)
+	ConsecutiveFailures int       // failed attempts in a row on it; a server's hint is not counted
+	Ejections           int       // ejections in a row; 0 once a connection was made on it
+	EjectedUntil        time.Time // when the current or last ejection ends; zero if none
+}
+
+// EndpointState is an endpoint's health.
+type EndpointState int
+
+const (
+	EndpointHealthy EndpointState = iota // tried in turn
+	EndpointEjected                      // failed too often: skipped until EjectedUntil
+	EndpointProbing                      // its ejection ended: its next attempt decides
+)
+
+// EndpointStates returns every EndpointState, for metrics.
+func EndpointStates() []EndpointState {
+	return []EndpointState{EndpointHealthy, EndpointEjected, EndpointProbing}
+}
+
+var endpointStateNames = [...]string{"healthy", "ejected", "probing"}
+
+func (s EndpointState) String() string {
+	if s >= 0 && int(s) < len(endpointStateNames) {
+		return endpointStateNames[s]
+	}
+	return fmt.Sprintf("endpoint-state(%d)", int(s))
+}
+
+// MarshalText encodes the state as its String.
+func (s EndpointState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }

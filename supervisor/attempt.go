@@ -19,7 +19,9 @@ var errAbandoned = fmt.Errorf("abandoned, still running: %w", context.DeadlineEx
 // ended, none.
 func (h *hand[C]) attempt() {
 	s := h.s
-	if s.status.State != health.Connecting { // a replacement published it
+	replaced := s.status.State == health.Connecting // a replacement published it
+	s.failingBack(replaced)
+	if !replaced {
 		s.set(&transition{state: health.Connecting})
 		h.log(evConnecting, nil, 0)
 	}
@@ -212,6 +214,7 @@ func (h *hand[C]) attemptFailed() {
 	}
 	now := time.Now()
 	e, d := s.policy.Failed(int(s.endpoint), err, now)
+	s.noteEndpoints(now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
 	s.rest(now.Add(d.Rest))
@@ -224,8 +227,11 @@ func (h *hand[C]) connected() {
 	var zero C
 	s := h.s
 	s.failures = 0
-	s.policy.Connected()
+	s.policy.Connected(int(s.endpoint))
+	now := time.Now()
+	s.noteEndpoints(now)
 	s.set(&transition{state: health.Connected, connect: true})
+	s.armFailBack(h.held, now) // once ready: its timer checks that
 	h.log(evConnected, nil, 0)
 	h.conn, h.held = h.held, zero
 }

@@ -34,7 +34,8 @@ type Watcher[C comparable] interface {
 	// Watch blocks until conn breaks, returning the reason, or until ctx
 	// ends, returning anything: Invalidate ends it with a cause
 	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
-	// with any other cause. It runs on the supervisor's own goroutine.
+	// (or failing back, Settings.PreferFirst) with any other cause: then
+	// close politely. It runs on the supervisor's own goroutine.
 	Watch(ctx context.Context, conn C) error
 }
 
@@ -42,12 +43,15 @@ type Watcher[C comparable] interface {
 // endpoints (replicas) of one service. The supervisor then calls
 // ConnectTo instead of Connect: the first attempt goes to endpoint 0, and
 // after a failed attempt or a lost connection the next attempt goes to the
-// next endpoint that is not resting, after rand[0, FailoverSpread); the
-// backoff advances once per round, when every endpoint failed since the
-// last success; a server's hint rests only the endpoint that gave it.
-// Status.Endpoint and the logs' "endpoint" name the endpoint in use. One
-// endpoint behaves as a plain Connector does: ConnectTo(ctx, 0), and no
-// Endpoint shown, since the Name says it.
+// next endpoint that neither rests nor is ejected, after rand[0,
+// FailoverSpread); the backoff advances once per round, when every
+// endpoint failed since the last success; a server's hint rests only the
+// endpoint that gave it. An endpoint that keeps failing is ejected, then
+// probed (Settings.EjectAfter); PreferFirst fails back to endpoint 0.
+// Status.Endpoint and the logs' "endpoint" name the endpoint in use,
+// Supervisor.Endpoints each one's health. One endpoint behaves as a plain
+// Connector does: ConnectTo(ctx, 0), no Endpoint shown, since the Name
+// says it, and no ejection.
 type Endpoints[C comparable] interface {
 	// Endpoints returns the endpoints' names, redacted (they are shown in
 	// Status and logs); fixed at construction, at least one.

@@ -12,13 +12,16 @@ import (
 type endpoints[C comparable] struct {
 	to    Endpoints[C] // nil: Connect
 	names []string     // shown in Status and logs; nil with one endpoint
-	n     int
+	m     *multi       // several endpoints' health (ejection.go); nil with one
 }
 
-func endpointsOf[C comparable](c Connector[C]) (*endpoints[C], error) {
+// count returns the number of endpoints.
+func (e *endpoints[C]) count() int { return max(len(e.names), 1) }
+
+func endpointsOf[C comparable](c Connector[C], prefer bool) (*endpoints[C], error) {
 	e, ok := c.(Endpoints[C])
 	if !ok {
-		return &endpoints[C]{n: 1}, nil
+		return &endpoints[C]{}, nil
 	}
 	names := slices.Clone(e.Endpoints())
 	switch len(names) {
@@ -27,7 +30,11 @@ func endpointsOf[C comparable](c Connector[C]) (*endpoints[C], error) {
 	case 1:
 		names = nil // one endpoint is the Name's: a plain Connector's Status
 	}
-	return &endpoints[C]{to: e, names: names, n: max(len(names), 1)}, nil
+	eps := &endpoints[C]{to: e, names: names}
+	if names != nil {
+		eps.m = &multi{prefer: prefer}
+	}
+	return eps, nil
 }
 
 // call is the callee's name of an attempt, for a panic's text.

@@ -68,6 +68,23 @@ type Settings struct {
 	// next endpoint is tried after rand[0, FailoverSpread); 0 means
 	// Backoff.Base/2 (BENCHMARKS.md has the figures).
 	FailoverSpread time.Duration
+	// EjectAfter, with several Endpoints, is the number of failed attempts
+	// in a row (a server's hint, a lost connection not counted) that eject
+	// an endpoint: it is skipped for a time drawn from [d/2, d], d being
+	// EjectBase doubled per ejection in a row up to EjectCap, then probed
+	// (tried in turn: a failure ejects it again, a connection makes it
+	// healthy). Never every endpoint at once. 0 means 3, negative never; EjectBase 0 means 10s,
+	// EjectCap 0 means 1 minute (BENCHMARKS.md has the sweep).
+	EjectAfter          int
+	EjectBase, EjectCap time.Duration
+	// PreferFirst, with several Endpoints, tries endpoint 0 first whenever
+	// it is free, and fails back to it: a connection on another endpoint
+	// is closed politely and replaced (ErrReplaced) when endpoint 0's
+	// ejection ends, or, if it was not ejected, rand[EjectBase/2,
+	// EjectBase] after it was made; never while a server's hint rests it.
+	// A failed fail-back counts as endpoint 0's failure and fails over
+	// again, after rand[0, FailoverSpread).
+	PreferFirst bool
 }
 
 // Options configures a Supervisor: its Settings, which one value can
@@ -98,10 +115,14 @@ func (o *Settings) validate() error {
 	for _, f := range []struct {
 		name string
 		d    time.Duration
-	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread}} {
+	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread},
+		{"EjectBase", o.EjectBase}, {"EjectCap", o.EjectCap}} {
 		if err := opterr.Duration("supervisor", f.name, f.d); err != nil {
 			return err
 		}
+	}
+	if o.EjectCap > 0 && o.EjectCap < o.EjectBase {
+		return opterr.New("supervisor", "EjectCap", o.EjectCap, "shorter than EjectBase %v", o.EjectBase)
 	}
 	for i, v := range o.Secrets {
 		if v != "" && len(v) < redact.MinSecret {
@@ -117,5 +138,6 @@ func (o *Settings) validate() error {
 // policyConfig is the part of Settings that decides delays.
 func (o *Settings) policyConfig(endpoints int) policy.Config {
 	return policy.Config{Backoff: o.Backoff, StableAfter: o.StableAfter, MaxHint: o.MaxHint, Budget: o.Budget,
-		Endpoints: endpoints, FailoverSpread: o.FailoverSpread}
+		Endpoints: endpoints, FailoverSpread: o.FailoverSpread,
+		EjectAfter: o.EjectAfter, EjectBase: o.EjectBase, EjectCap: o.EjectCap, PreferFirst: o.PreferFirst}
 }

@@ -100,11 +100,11 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if err := so.validate(); err != nil {
 		return nil, err
 	}
-	eps, err := endpointsOf(c)
+	eps, err := endpointsOf(c, so.PreferFirst)
 	if err != nil {
 		return nil, err
 	}
-	p, err := policy.New(so.policyConfig(eps.n))
+	p, err := policy.New(so.policyConfig(eps.count()))
 	if err != nil {
 		return nil, opterr.Nest(err, "supervisor", "Backoff")
 	}
@@ -129,6 +129,7 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 	if so.Logger != nil {
 		s.logs = &logState{logger: so.Logger}
 	}
+	s.noteEndpoints(now)
 	return s, nil
 }
 

@@ -51,13 +51,15 @@ var sections = []section{
 	{"overload", "### Long overload: a backlog longer than MaxHint", overloadSection},
 	{"admit", admitHeading, admitSection},
 	{"replicas", "## Failover across replicas", replicasSection},
+	{"eject", "## Ejecting a replica that keeps failing", ejectSection},
+	{"rolling", "## A rolling restart of three WebSocket replicas", rollingSection},
 }
 
 // dryRun is -only: sections print to stdout and no file is written.
 var dryRun bool
 
 func main() {
-	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, admit, replicas), print them and write no file")
+	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, admit, replicas, eject, rolling), print them and write no file")
 	write := flag.Bool("write", false, "with -only: replace those sections in BENCHMARKS.md (and what they write beside it) instead of printing them")
 	flag.Parse()
 	if *only != "" {

@@ -33,6 +33,9 @@ func main() {
 	flag.Float64Var(&s.AgeBound, "age-bound", 0, "redial rows: a wait at most this fraction of the outage so far (0: the policy's default, negative: no bound)")
 	replicas := flag.Int("replicas", 0, "the replica scenario: N clients over this many replicas of -rate each, one of which dies (0: the single-server scenario)")
 	deadTimeout := flag.Duration("dead-timeout", 0, "the replica scenario: how long a dial to the dead replica takes to fail (0: refused at once)")
+	eject := flag.Bool("eject", false, "the ejection sweep: N clients over 3 replicas of -rate each, connections living exp(-life), replica 0 sick for -sick")
+	life := flag.Duration("life", time.Minute, "the ejection sweep: a connection's mean life")
+	sick := flag.Duration("sick", 5*time.Minute, "the ejection sweep: how long replica 0 is sick")
 	svg := flag.String("svg", "", "write the plot to this SVG file")
 	asJSON := flag.Bool("json", false, "print the rows as JSON instead of the table")
 	broker := flag.Bool("amqp091", false, "the broker rows: amqp091-go's own recovery beside redial's policy")
@@ -48,6 +51,21 @@ func main() {
 			os.Exit(1)
 		}
 		reportBroker(os.Stdout, s, rs)
+		return
+	}
+	if *eject {
+		es := ejectScenario{N: s.N, Rate: s.Rate, Base: s.Base, Cap: s.Cap, Life: *life, Bad: time.Minute, Sick: *sick,
+			Until: 15 * time.Minute, DeadTimeout: *deadTimeout, Seed: s.Seed, Window: s.Window}
+		results, err := simulateEject(es)
+		if err == nil && *asJSON {
+			err = writeEjectJSON(os.Stdout, results)
+		} else if err == nil {
+			reportEject(os.Stdout, es, results)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "herd:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	if *replicas != 0 {

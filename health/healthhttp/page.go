@@ -30,7 +30,9 @@ type StatusPageOptions struct {
 // reconnects in the last minute, the lag behind its feed (in red over its
 // MaxLag), the endpoint, and the last transitions
 // drawn as an inline SVG timeline (from the source's History, when it is a
-// HistorySource). The page loads nothing from elsewhere — no scripts,
+// HistorySource); under a source with several endpoints, one row per
+// endpoint (an EndpointSource) with its health, failures in a row and
+// when its ejection ends. The page loads nothing from elsewhere — no scripts,
 // fonts or styles — and sends a Content-Security-Policy that allows only
 // its own inline script and style (by hash) and requests to itself; it
 // refreshes itself every second from the same URL with ?format=json,
@@ -77,7 +79,17 @@ type pageSource struct {
 	sourceReport
 	Reconnects int              `json:"reconnects_last_minute"`
 	Endpoint   string           `json:"endpoint,omitempty"`
+	Endpoints  []pageEndpoint   `json:"endpoints,omitempty"`
 	History    []pageTransition `json:"history"`
+}
+
+// pageEndpoint is one endpoint's row, for a source with several.
+type pageEndpoint struct {
+	Name      string               `json:"name"`
+	State     health.EndpointState `json:"state"`
+	Preferred bool                 `json:"preferred,omitempty"`
+	Failures  int                  `json:"consecutive_failures"`
+	Until     *time.Time           `json:"ejected_until,omitempty"` // while ejected
 }
 
 type pageTransition struct {
@@ -95,6 +107,13 @@ func snapshot(es health.Entries, verbose bool, now time.Time) pageSnapshot {
 	for i, e := range es {
 		ps := pageSource{sourceReport: reportOf(e, verbose), Reconnects: e.Status.ReconnectsLastMinute,
 			Endpoint: e.Status.Endpoint, History: []pageTransition{}}
+		for _, ep := range e.Endpoints {
+			pe := pageEndpoint{Name: redact.Text(ep.Name), State: ep.State, Preferred: ep.Preferred, Failures: ep.ConsecutiveFailures}
+			if ep.State == health.EndpointEjected {
+				pe.Until = &ep.EjectedUntil
+			}
+			ps.Endpoints = append(ps.Endpoints, pe)
+		}
 		var history []health.Transition
 		if h, ok := e.Source.(health.HistorySource); ok {
 			history = h.History()

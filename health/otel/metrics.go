@@ -19,6 +19,8 @@ type Metrics struct {
 
 	up, state, connects, failures, reconnects, waiting, degraded metric.Int64Observable
 	next, uptime, outage, oldest                                 metric.Float64Observable
+	epState, epFailures                                          metric.Int64Observable
+	epEjected                                                    metric.Float64Observable
 
 	registration metric.Registration
 	once         sync.Once
@@ -65,12 +67,16 @@ func New(r *health.Registry, meter metric.Meter) (*Metrics, error) {
 	m.waiting = gauge("redial.connection.lag.waiting", "{item}", "Items the source received that the program has not taken yet.")
 	m.oldest = seconds("redial.connection.lag.oldest", "Seconds the oldest item not yet taken by the program has waited; 0 when none.")
 	m.degraded = gauge("redial.connection.degraded", "1", "Whether the source is connected but unable to serve (1), such as a broker blocking publishing, or not (0).")
+	m.epState = gauge("redial.endpoint.state", "1", "An endpoint's health, with several endpoints: 1 for its state (healthy, ejected, probing), 0 for the others.")
+	m.epFailures = gauge("redial.endpoint.consecutive_failures", "{attempt}", "Failed attempts in a row on an endpoint, with several endpoints.")
+	m.epEjected = seconds("redial.endpoint.ejected", "Seconds until an endpoint's ejection ends; 0 when it is not ejected.")
 	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("otel: %w", err)
 		}
 	}
-	reg, err := meter.RegisterCallback(m.observe, m.up, m.state, m.connects, m.failures, m.next, m.uptime, m.reconnects, m.outage, m.waiting, m.oldest, m.degraded)
+	reg, err := meter.RegisterCallback(m.observe, m.up, m.state, m.connects, m.failures, m.next, m.uptime, m.reconnects, m.outage, m.waiting, m.oldest, m.degraded,
+		m.epState, m.epFailures, m.epEjected)
 	if err != nil {
 		return nil, fmt.Errorf("otel: %w", err)
 	}

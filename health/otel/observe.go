@@ -32,6 +32,16 @@ func (m *Metrics) observe(_ context.Context, o metric.Observer) error {
 		o.ObserveInt64(m.waiting, int64(e.Lag.Waiting), at)
 		o.ObserveFloat64(m.oldest, e.Lag.Oldest.Seconds(), at)
 		o.ObserveInt64(m.degraded, boolValue(e.Degraded != nil), at)
+		for _, ep := range e.Endpoints {
+			epName := attribute.String("redial.endpoint", strings.ToValidUTF8(ep.Name, "\uFFFD"))
+			for _, s := range health.EndpointStates() {
+				o.ObserveInt64(m.epState, boolValue(ep.State == s),
+					metric.WithAttributes(name, epName, attribute.String("redial.endpoint.state", s.String())))
+			}
+			epAt := metric.WithAttributeSet(attribute.NewSet(name, epName))
+			o.ObserveInt64(m.epFailures, int64(ep.ConsecutiveFailures), epAt)
+			o.ObserveFloat64(m.epEjected, max(ep.EjectedUntil.Sub(now), 0).Seconds(), epAt)
+		}
 	}
 	return nil
 }

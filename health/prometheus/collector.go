@@ -17,6 +17,7 @@ type Collector struct {
 	now func() time.Time
 
 	up, state, connects, failures, next, uptime, reconnects, outage, waiting, oldest, degraded *prometheus.Desc
+	epState, epFailures, epEjected                                                             *prometheus.Desc
 }
 
 // New returns a Collector over r; sources added to r later are exported
@@ -40,12 +41,15 @@ func New(r *health.Registry) (*Collector, error) {
 		waiting:    prometheus.NewDesc("redial_lag_waiting", "Items the source received that the program has not taken yet.", name, nil),
 		oldest:     prometheus.NewDesc("redial_lag_oldest_seconds", "Seconds the oldest item not yet taken by the program has waited; 0 when none.", name, nil),
 		degraded:   prometheus.NewDesc("redial_degraded", "Whether the source is connected but unable to serve (1), such as a broker blocking publishing, or not (0).", name, nil),
+		epState:    prometheus.NewDesc("redial_endpoint_state", "An endpoint's health, with several endpoints: 1 for its state (healthy, ejected, probing), 0 for the others.", []string{"name", "endpoint", "state"}, nil),
+		epFailures: prometheus.NewDesc("redial_endpoint_consecutive_failures", "Failed attempts in a row on an endpoint, with several endpoints.", []string{"name", "endpoint"}, nil),
+		epEjected:  prometheus.NewDesc("redial_endpoint_ejected_seconds", "Seconds until an endpoint's ejection ends; 0 when it is not ejected.", []string{"name", "endpoint"}, nil),
 	}, nil
 }
 
 // Describe sends the descriptors of every metric.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage, c.waiting, c.oldest, c.degraded} {
+	for _, d := range []*prometheus.Desc{c.up, c.state, c.connects, c.failures, c.next, c.uptime, c.reconnects, c.outage, c.waiting, c.oldest, c.degraded, c.epState, c.epFailures, c.epEjected} {
 		ch <- d
 	}
 }
@@ -69,6 +73,19 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.waiting, prometheus.GaugeValue, float64(e.Lag.Waiting), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, e.Lag.Oldest.Seconds(), e.Name)
 		ch <- prometheus.MustNewConstMetric(c.degraded, prometheus.GaugeValue, boolValue(e.Degraded != nil), e.Name)
+		c.endpoints(ch, e.Name, e.Endpoints, now)
+	}
+}
+
+// endpoints sends the metrics of each endpoint of a source with several.
+func (c *Collector) endpoints(ch chan<- prometheus.Metric, name string, eps []health.EndpointStatus, now time.Time) {
+	for _, ep := range eps {
+		ep.Name = label(ep.Name)
+		for _, s := range health.EndpointStates() {
+			ch <- prometheus.MustNewConstMetric(c.epState, prometheus.GaugeValue, boolValue(ep.State == s), name, ep.Name, s.String())
+		}
+		ch <- prometheus.MustNewConstMetric(c.epFailures, prometheus.GaugeValue, float64(ep.ConsecutiveFailures), name, ep.Name)
+		ch <- prometheus.MustNewConstMetric(c.epEjected, prometheus.GaugeValue, max(ep.EjectedUntil.Sub(now), 0).Seconds(), name, ep.Name)
 	}
 }
 

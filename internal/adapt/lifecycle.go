@@ -23,3 +23,4 @@ func (l *Lifecycle[C]) Err() error                                { return l.s.E
 func (l *Lifecycle[C]) Name() string                              { return l.s.Name() }
 func (l *Lifecycle[C]) History() []health.Transition              { return l.s.History() }
 func (l *Lifecycle[C]) RetryNow()                                 { l.s.RetryNow() }
+func (l *Lifecycle[C]) Endpoints() []health.EndpointStatus        { return l.s.Endpoints() }

@@ -62,7 +62,7 @@ func TestTheAgeCountsFromTheStableLoss(t *testing.T) {
 			_, d := p.Failed(0, errReset, at)
 			at = at.Add(d.Wait)
 		}
-		p.Connected()
+		p.Connected(0)
 		at = at.Add(time.Hour)
 		loss := at
 		_, d := p.Lost(0, time.Hour, errReset, at) // stable: reset, the first retry

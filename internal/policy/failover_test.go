@@ -105,7 +105,7 @@ func TestARoundAfterAStableLossStartsWithTheFirstRetry(t *testing.T) {
 func TestAConnectionEndsTheRound(t *testing.T) {
 	p := three(t)
 	next, _ := p.Failed(0, errReset, t0)
-	p.Connected()
+	p.Connected(next)
 	next, d := p.Lost(next, time.Second, errReset, t0)
 	assert.Equal(t, 2, next)
 	assert.Equal(t, policy.ReasonFailover, d.Reason, "endpoint 0's failure belonged to the round before the connection")

@@ -62,7 +62,7 @@ func TestOutageBoundAfterAFlappingLoss(t *testing.T) {
 					require.NoError(t, err)
 					_, d := p.Lost(0, time.Hour, errReset, t0)
 					at := retryUntil(p, t0.Add(d.Wait), t0.Add(before))
-					p.Connected()
+					p.Connected(0)
 					loss := at.Add(uptime)
 					_, d = p.Lost(0, uptime, errReset, loss)
 					require.Equal(t, policy.ReasonBackoff, d.Reason, "a flap does not reset the backoff")
@@ -89,7 +89,7 @@ func TestAFlappingServerIsNotHammered(t *testing.T) {
 		connections, longest := 0, time.Duration(0)
 		for at.Sub(t0) < 10*time.Minute {
 			at = at.Add(d.Wait)
-			p.Connected()
+			p.Connected(0)
 			connections++
 			at = at.Add(100 * time.Millisecond)
 			_, d = p.Lost(0, 100*time.Millisecond, errReset, at)
@@ -113,7 +113,7 @@ func TestAFleetThatFlappedAtOneInstantStaysSpread(t *testing.T) {
 		for i := range 20 { // never connected: 20 failed attempts, 1 s apart
 			_, _ = p.Failed(0, errReset, t0.Add(time.Duration(i)*time.Second))
 		}
-		p.Connected()
+		p.Connected(0)
 		_, d := p.Lost(0, 5*time.Second, errReset, t0.Add(30*time.Second))
 		require.LessOrEqual(t, d.Wait, 15*time.Second, "half the outage so far")
 		waits[d.Wait.Round(10*time.Millisecond)]++

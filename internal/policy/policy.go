@@ -29,6 +29,13 @@ type Config struct {
 	// wait may last (see Policy); 0 means DefaultAgeBound, a negative value
 	// no bound. examples/herd compares others.
 	AgeBound float64
+	// EjectAfter failed attempts in a row eject an endpoint of several
+	// (0 means DefaultEjectAfter, negative never) for a time drawn from
+	// [d/2, d], d = EjectBase doubled per ejection in a row up to EjectCap
+	// (0 means the defaults).
+	EjectAfter          int
+	EjectBase, EjectCap time.Duration
+	PreferFirst         bool // endpoint 0 is tried first whenever it is free; see FailBackAt
 }
 
 // DefaultAgeBound is Config.AgeBound's default.
@@ -73,7 +80,14 @@ type Delay struct {
 // next attempt goes to the next endpoint that has not failed in this round
 // and does not rest, after rand[0, FailoverSpread). Only when every
 // endpoint failed (or rests) does the round end with the backoff's next
-// delay: with one endpoint, every attempt. A round that began with the loss
+// delay: with one endpoint, every attempt. Of several endpoints, one that
+// failed EjectAfter attempts in a row (a hinted failure is not counted)
+// is ejected: skipped until its ejection ends, then probed (tried again
+// in turn: a failure ejects it again, longer; a connection makes it
+// healthy). Never every endpoint at once: ejecting the last one frees the
+// one ejected longest ago, so with all failing the rounds go on as
+// without ejection. With PreferFirst, endpoint 0 is the next whenever it
+// is free. A round that began with the loss
 // of a connection that lived StableAfter resets the backoff and waits
 // rand[0, Base); a flap keeps it growing. A hint (clamped to MaxHint) rests
 // only its endpoint; no wait is shorter than the rest of the endpoint it
@@ -86,9 +100,9 @@ type Delay struct {
 // fleet spread. So a client's first attempt after the server is back
 // comes within 1.5 times the outage or 4 Base (examples/herd measures it).
 type Policy struct {
-	b                    backoff.Backoff  // by value, as first and the one endpoint's state: one allocation
-	first                rand.PCG         // the first retry: uniform over [0, Base)
-	spread               *backoff.Backoff // a failover: full jitter over [0, FailoverSpread); nil for 0
+	b                    backoff.Backoff // by value, as first and the one endpoint's state: one allocation
+	first                rand.PCG        // the first retry: uniform over [0, Base)
+	ej                   *ejector        // several endpoints' (eject.go): the failover spread, ejections; nil with one
 	base, cap            time.Duration
 	stableAfter, maxHint time.Duration
 	budget               *backoff.Budget
@@ -139,7 +153,8 @@ func New(c Config) (*Policy, error) {
 		spread = p.base / 2
 	}
 	if p.n > 1 {
-		if p.spread, err = jitter(spread, c.Backoff.Seed, spreadSeed); err != nil {
+		p.ej = newEjector(c, p.n)
+		if p.ej.spread, err = jitter(spread, c.Backoff.Seed, spreadSeed); err != nil {
 			return nil, err
 		}
 	}
@@ -215,9 +230,13 @@ func (p *Policy) Start() {
 	}
 }
 
-// Connected ends the round: a connection was made. Whether it ended the
-// outage is known when it is lost: one that lived StableAfter did.
-func (p *Policy) Connected() {
+// Connected ends the round: a connection was made on endpoint i, which
+// is healthy. Whether it ended the outage is known when it is lost: one
+// that lived StableAfter did.
+func (p *Policy) Connected(i int) {
+	if p.ej != nil && i >= 0 && i < p.n {
+		p.ej.eps[i] = ejection{}
+	}
 	clear(p.failed)
 	p.loss = false
 }
@@ -225,7 +244,7 @@ func (p *Policy) Connected() {
 // Failed returns the endpoint of the next attempt and the wait before it,
 // after an attempt on endpoint i failed with err at now.
 func (p *Policy) Failed(i int, err error, now time.Time) (int, Delay) {
-	return p.next(i, err, now)
+	return p.next(i, err, now, true)
 }
 
 // Lost returns the endpoint of the next attempt and the wait before it,
@@ -239,11 +258,11 @@ func (p *Policy) Lost(i int, uptime time.Duration, err error, now time.Time) (in
 	} else {
 		p.waited = true // a flap: the outage goes on, and so does its bound
 	}
-	return p.next(i, err, now)
+	return p.next(i, err, now, false) // a connection was made: not the endpoint's failure
 }
 
-// next records endpoint i's failure and decides.
-func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
+// next records endpoint i's failure (an attempt's when count) and decides.
+func (p *Policy) next(i int, err error, now time.Time, count bool) (int, Delay) {
 	i = min(max(i, 0), p.n-1)
 	if p.since.IsZero() { // the first failure: the outage begins
 		p.since = now
@@ -252,13 +271,12 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	if h, ok := backoff.RetryAfterHint(err); ok {
 		hint = min(h, p.maxHint)
 		p.rest[i] = now.Add(hint)
+	} else if count && p.ej != nil {
+		p.ej.failed(i, now)
 	}
 	p.failed[i] = true
-	for k := 1; k < p.n; k++ { // the round goes on: the next endpoint at once
-		j := (i + k) % p.n
-		if !p.failed[j] && !p.rest[j].After(now) {
-			return j, Delay{Wait: draw(p.spread), Reason: ReasonFailover, Hint: hint}
-		}
+	if j := p.pick(i, now, true, true); j >= 0 { // the round goes on: the next endpoint at once
+		return j, Delay{Wait: draw(p.ej.spread), Reason: ReasonFailover, Hint: hint}
 	}
 	if next, d, ok := p.hintedRound(i, now); ok { // see hintedRound
 		d.Hint = hint
@@ -273,12 +291,9 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	// The next round starts with the first endpoint after i that rests no
 	// longer than the wait, else with the one whose rest ends first.
 	at := now.Add(d.Wait)
-	next := -1
-	for k := 1; k <= p.n; k++ {
-		if j := (i + k) % p.n; !p.rest[j].After(at) {
-			next = j
-			break
-		}
+	next := p.pick(i, at, false, true)
+	if next < 0 { // every endpoint that does not rest is ejected: try one all the same
+		next = p.pick(i, at, false, false)
 	}
 	if next < 0 {
 		next = (i + 1) % p.n
@@ -294,6 +309,24 @@ func (p *Policy) next(i int, err error, now time.Time) (int, Delay) {
 	}
 	d.Rest = max(0, p.rest[next].Sub(now))
 	return next, d
+}
+
+// pick returns the endpoint after i that neither rests at at nor, when
+// eject, is ejected (in a round, nor failed in it), endpoint 0 first with
+// PreferFirst; -1: none.
+func (p *Policy) pick(i int, at time.Time, round, eject bool) int {
+	ok := func(j int) bool {
+		return (!round || !p.failed[j]) && !p.rest[j].After(at) && (!eject || p.ej == nil || !p.ej.eps[j].until.After(at))
+	}
+	if p.ej != nil && p.ej.prefer && ok(0) {
+		return 0
+	}
+	for k := 1; k <= p.n; k++ {
+		if j := (i + k) % p.n; ok(j) {
+			return j
+		}
+	}
+	return -1
 }
 
 // roundDelay is the wait at the end of a round at now: the first retry

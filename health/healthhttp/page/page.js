@@ -69,6 +69,21 @@
       tr.appendChild(el("td", "err", s.last_error ? (s.last_failure ? "(" + ago(s.last_failure, now) + ") " : "") + s.last_error : "—"));
       var tl = el("td", "timeline"); tl.appendChild(timeline(s.history, now)); tr.appendChild(tl);
       rows.push(tr);
+      (s.endpoints || []).forEach(function (e) {
+        var er = el("tr", "endpoint");
+        er.dataset.source = s.name;
+        er.dataset.endpoint = e.name;
+        er.dataset.state = e.state;
+        er.appendChild(el("td", "name", "↳ " + e.name + (e.preferred ? " (preferred)" : "")));
+        var es = el("td"); es.appendChild(el("span", "pill ep " + e.state, e.state)); er.appendChild(es);
+        er.appendChild(el("td", "since", ""));
+        er.appendChild(el("td", "attempts", String(e.consecutive_failures)));
+        er.appendChild(el("td", "next", e.ejected_until ? "back " + countdown(e.ejected_until, now) : "—"));
+        er.appendChild(el("td", "", "")); er.appendChild(el("td", "", ""));
+        er.appendChild(el("td", "endpoint", e.name === s.endpoint ? "in use" : ""));
+        er.appendChild(el("td", "", "")); er.appendChild(el("td", "", ""));
+        rows.push(er);
+      });
     });
     body.replaceChildren.apply(body, rows);
   }

@@ -101,6 +101,15 @@ func TestCoreBadInput(t *testing.T) {
 		{"supervisor FailoverSpread of two days", func() error {
 			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{FailoverSpread: 48 * time.Hour}})
 		}, "supervisor: FailoverSpread 48h0m0s: longer than 24h0m0s"},
+		{"supervisor negative EjectBase", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{EjectBase: -time.Second}})
+		}, "supervisor: EjectBase -1s: negative"},
+		{"supervisor EjectCap of two days", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{EjectCap: 48 * time.Hour}})
+		}, "supervisor: EjectCap 48h0m0s: longer than 24h0m0s"},
+		{"supervisor EjectCap under EjectBase", func() error {
+			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{EjectBase: time.Minute, EjectCap: time.Second}})
+		}, "supervisor: EjectCap 1s: shorter than EjectBase 1m0s"},
 		{"supervisor Cap of a century", func() error {
 			return newSupervisor(supervisor.Options[*int]{Settings: supervisor.Settings{Backoff: backoff.Config{Cap: century}}})
 		}, "supervisor: Backoff.Cap 876000h0m0s: longer than 24h0m0s"},
