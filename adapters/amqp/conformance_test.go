@@ -37,9 +37,7 @@ import (
 // cases' ConnectTimeout, and the suite past go test's 10 minutes.
 func TestConformance(t *testing.T) {
 	b := rabbit.Get(t)
-	b.Ctl(t, "add_user", redialtest.User, "initial")
-	b.Ctl(t, "set_permissions", redialtest.User, ".*", ".*", ".*")
-	t.Cleanup(func() { b.Ctl(t, "delete_user", redialtest.User) })
+	b.AddUser(t, redialtest.User, "initial", true)
 	redialtest.TestConnector(t, redialtest.Harness{
 		Pkg:   "amqp",
 		Start: func(t testing.TB) redialtest.Server { return startRabbit(t, b) },

@@ -198,9 +198,7 @@ func TestNoBroker(t *testing.T) {
 // password with quotes and backslashes is taken as it is.
 func TestSetPassword(t *testing.T) {
 	b := shared.Get(t)
-	b.Ctl(t, "add_user", "setpw", "old")
-	b.Ctl(t, "set_permissions", "setpw", ".*", ".*", ".*")
-	t.Cleanup(func() { b.Ctl(t, "delete_user", "setpw") })
+	b.AddUser(t, "setpw", "old", true) // erl_call too
 	const password = `n"ew\pw+/`
 	began := time.Now()
 	require.NoError(t, b.SetPassword("setpw", password))
