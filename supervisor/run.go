@@ -15,6 +15,8 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
 	var zero C
+	ctx, cancel := s.runCtx(ctx)
+	defer cancel(nil)
 	s.begin(ctx)
 	for {
 		h := s.burst(ctx, opAttempt, zero, nil)
@@ -31,7 +33,7 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 			close(s.done)
 			return h.fail
 		}
-		if ctx.Err() != nil || !s.sleepUntil(ctx, h.next) {
+		if ctx.Err() != nil || s.drainingNow() || !s.sleepUntil(ctx, h.next) || s.drainingNow() {
 			s.burst(ctx, opStop, zero, nil)
 			close(s.done)
 			return nil
@@ -40,6 +42,13 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 			s.burst(ctx, opCrash, zero, p)
 		}
 	}
+}
+
+// drainingNow reports whether Drain has begun: no new attempt then.
+func (s *Supervisor[C]) drainingNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.life != nil && s.life.draining
 }
 
 // begin counts the first attempt for the Budget, and makes ctx's Done

@@ -79,7 +79,7 @@ type Supervisor[C comparable] struct {
 	failErr     error                   // Run's error when Failed, set before the final Status
 	outageStart time.Time               // when the current outage began; zero when none
 	reconnects  window                  // reconnects over the last minute
-	changed     chan struct{}           // closed on the next change; made when someone waits
+	life        *lifeState[C]           // made when someone waits, holds, drains, or Run runs (drain.go)
 	subs        map[chan health.Status]struct{}
 	late        atomic.Pointer[panicError] // a panic of a call Run abandoned (latePanic); set under mu
 	history     []entry                    // grows to health.HistoryLen, then is a ring
@@ -142,33 +142,46 @@ func (s *Supervisor[C]) Status() health.Status {
 
 // Conn returns the live connection, waiting for one while the supervisor is
 // Idle, Connecting or in Backoff. It fails at once when the supervisor has
-// Failed (wrapping ErrFailed and the last error) or stopped (ErrStopped),
-// and when ctx ends (wrapping ctx's error and the last error).
+// Failed (wrapping ErrFailed and the last error), stopped (ErrStopped) or
+// is draining (ErrDraining), and when ctx ends (wrapping ctx's error and
+// the last error).
 //
 // The connection may break at any time after Conn returns it; report that
 // with Invalidate.
-func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
+func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) { return s.conn(ctx, false) }
+
+// conn is Conn; hold counts the connection as in use (Acquire).
+func (s *Supervisor[C]) conn(ctx context.Context, hold bool) (C, error) {
 	var zero C
 	for {
 		s.mu.Lock()
 		// An invalidated connection is not handed out again, even before
 		// Run's goroutine has dropped it: a read loop would spin on it.
 		conn, ready, st, lastErr, failErr := s.live, s.ready && s.invalidErr == nil, s.status.State, s.status.Err, s.failErr
+		draining := s.life != nil && s.life.draining
 		var changed chan struct{}
-		if !ready && st != health.Failed && st != health.Stopped { // it waits: made only then, not kept by a Conn that returns at once
-			if s.changed == nil {
-				s.changed = make(chan struct{})
+		if !ready && !draining && st != health.Failed && st != health.Stopped { // it waits: made only then, not kept by a Conn that returns at once
+			l := s.lifeLocked()
+			if l.changed == nil {
+				l.changed = make(chan struct{})
 			}
-			changed = s.changed
+			changed = l.changed
+		}
+		if ready && !draining && hold {
+			l := s.lifeLocked()
+			l.inUse++
+			l.liveUse++
 		}
 		s.mu.Unlock()
 		switch {
-		case ready:
-			return conn, nil
 		case st == health.Failed:
 			return zero, failErr
 		case st == health.Stopped:
 			return zero, s.errorf("%w", ErrStopped)
+		case draining:
+			return zero, s.errorf("%w", ErrDraining)
+		case ready:
+			return conn, nil
 		}
 		select {
 		case <-changed:

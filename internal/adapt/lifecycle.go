@@ -23,3 +23,5 @@ func (l *Lifecycle[C]) Err() error                                { return l.s.E
 func (l *Lifecycle[C]) Name() string                              { return l.s.Name() }
 func (l *Lifecycle[C]) History() []health.Transition              { return l.s.History() }
 func (l *Lifecycle[C]) RetryNow()                                 { l.s.RetryNow() }
+func (l *Lifecycle[C]) Drain(ctx context.Context) error           { return l.s.Drain(ctx) }
+func (l *Lifecycle[C]) Draining() bool                            { return l.s.Draining() }

@@ -1,0 +1,158 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrDraining is the error of Conn, Acquire and Do once Drain has begun:
+// no connection is handed out any more.
+var ErrDraining = errors.New("supervisor draining")
+
+// lifeState is what Drain and a replacement know of the connections in use;
+// s.mu guards it.
+type lifeState[C comparable] struct {
+	changed  chan struct{} // closed on the next change; made when someone waits
+	draining bool
+	inUse    int           // connections acquired and not released
+	liveUse  int           // of them, the live connection's
+	idle     chan struct{} // closed when inUse drops to 0; made by Drain
+	stopRun  context.CancelCauseFunc
+	stopped  bool       // Drain asked Run to stop (before Run began, maybe)
+	old      oldConn[C] // the connection a replacement retires
+}
+
+// oldConn is a replaced connection still in use.
+type oldConn[C comparable] struct {
+	conn C
+	use  int           // its users
+	idle chan struct{} // closed when use drops to 0
+}
+
+// Drain ends the supervisor gracefully, for a program shutting down.
+// At once, Draining says so (a health.Registry is not ready) and Conn,
+// Acquire and Do refuse with ErrDraining, waiting callers too.
+// Then it waits until every connection acquired (Do calls, Connections
+// bodies, Acquire until release) is released, and ends Run as its
+// ctx's end does, the cause being ErrDraining: the connection is
+// closed politely (the protocol's goodbye; a WebSocket's close 1001),
+// Stopped is published, Run returns nil. Drain returns Run's result then.
+// When ctx ends first it ends Run at once, cutting the work still under
+// way, and returns an error wrapping ctx's without waiting for Run (Done
+// says when it has returned). Calls after the first wait as it does.
+func (s *Supervisor[C]) Drain(ctx context.Context) error {
+	s.mu.Lock()
+	l := s.lifeLocked()
+	if !l.draining {
+		l.draining = true
+		s.wakeLocked()
+	}
+	var idle chan struct{}
+	if l.inUse > 0 {
+		if l.idle == nil {
+			l.idle = make(chan struct{})
+		}
+		idle = l.idle
+	}
+	l.stopped = idle == nil
+	stop := l.stopRun
+	s.mu.Unlock()
+	if idle != nil {
+		select {
+		case <-idle:
+		case <-ctx.Done():
+		}
+		s.mu.Lock()
+		l.stopped, stop = true, l.stopRun
+		s.mu.Unlock()
+	}
+	if stop != nil {
+		stop(ErrDraining)
+	}
+	if ctx.Err() == nil {
+		select {
+		case <-s.done:
+			return s.Err()
+		case <-ctx.Done():
+		}
+	}
+	return s.errorf("drain cut short: %w", context.Cause(ctx))
+}
+
+// Acquire returns the live connection as Conn does, counted as in use
+// until release is called (once): Drain waits for it, and a replacement
+// closes the connection it replaced only once its users released it. Do
+// and a Connections loop body hold their connection so.
+func (s *Supervisor[C]) Acquire(ctx context.Context) (conn C, release func(), err error) {
+	conn, err = s.conn(ctx, true)
+	if err != nil {
+		return conn, func() {}, err
+	}
+	var once bool
+	return conn, func() {
+		if !once {
+			once = true
+			s.release(conn)
+		}
+	}, nil
+}
+
+// release ends one use of conn that Acquire (or conn(ctx, true)) counted.
+func (s *Supervisor[C]) release(conn C) {
+	s.mu.Lock()
+	l := s.life
+	l.inUse--
+	switch {
+	case conn == s.live:
+		l.liveUse--
+	case conn == l.old.conn && l.old.use > 0:
+		l.old.use--
+		if l.old.use == 0 && l.old.idle != nil {
+			close(l.old.idle)
+			l.old.idle = nil
+		}
+	}
+	if l.inUse == 0 && l.idle != nil {
+		close(l.idle)
+		l.idle = nil
+	}
+	s.mu.Unlock()
+}
+
+// wakeLocked wakes Conn waiters. s.mu must be held.
+func (s *Supervisor[C]) wakeLocked() {
+	if s.life.changed != nil {
+		close(s.life.changed)
+		s.life.changed = nil
+	}
+}
+
+// lifeLocked returns s.life, made on first use. s.mu must be held.
+func (s *Supervisor[C]) lifeLocked() *lifeState[C] {
+	if s.life == nil {
+		s.life = &lifeState[C]{}
+	}
+	return s.life
+}
+
+// Draining reports whether Drain has begun; a health.Registry reads it
+// (health.DrainingSource).
+func (s *Supervisor[C]) Draining() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.life != nil && s.life.draining
+}
+
+// runCtx is Run's ctx, which Drain can end; stop ends it.
+func (s *Supervisor[C]) runCtx(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.mu.Lock()
+	l := s.lifeLocked()
+	l.stopRun = cancel
+	stopped := l.stopped
+	s.mu.Unlock()
+	if stopped {
+		cancel(ErrDraining)
+	}
+	return ctx, cancel
+}
