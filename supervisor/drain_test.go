@@ -97,6 +97,7 @@ func TestDrainLetsTheDoUnderWayFinishThenStops(t *testing.T) {
 		assert.ErrorIs(t, f.causes[0], supervisor.ErrDraining)
 		_, err = r.Conn(t.Context())
 		assert.ErrorIs(t, err, supervisor.ErrStopped)
+		assert.ErrorIs(t, err, supervisor.ErrDraining, "refused after the drain as during it")
 	})
 }
 

@@ -143,7 +143,7 @@ func (s *Supervisor[C]) Status() health.Status {
 // Conn returns the live connection, waiting for one while the supervisor is
 // Idle, Connecting or in Backoff. It fails at once when the supervisor has
 // Failed (wrapping ErrFailed and the last error), stopped (ErrStopped) or
-// is draining (ErrDraining), and when ctx ends (wrapping ctx's error and
+// is draining (ErrDraining; both once drained), and when ctx ends (wrapping ctx's error and
 // the last error).
 //
 // The connection may break at any time after Conn returns it; report that
@@ -176,6 +176,8 @@ func (s *Supervisor[C]) conn(ctx context.Context, hold bool) (C, error) {
 		switch {
 		case st == health.Failed:
 			return zero, failErr
+		case st == health.Stopped && draining:
+			return zero, s.errorf("%w: %w", ErrDraining, ErrStopped)
 		case st == health.Stopped:
 			return zero, s.errorf("%w", ErrStopped)
 		case draining:
