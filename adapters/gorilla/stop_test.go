@@ -133,6 +133,8 @@ func drainSeen(t *testing.T, im impl, onClose func()) (string, <-chan string) {
 func TestDrainSaysGoingAway(t *testing.T) {
 	eachImpl(t, func(t *testing.T, im impl) {
 		testkit.AssertDrainGoesAway(t, func(t *testing.T, onClose func()) (string, <-chan string) { return drainSeen(t, im, onClose) }, start,
-			func(_ context.Context, c *websocket.Conn, text string) error { return c.WriteMessage(websocket.TextMessage, []byte(text)) })
+			func(_ context.Context, c *websocket.Conn, text string) error {
+				return c.WriteMessage(websocket.TextMessage, []byte(text))
+			})
 	})
 }
