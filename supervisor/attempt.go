@@ -19,7 +19,7 @@ var errAbandoned = fmt.Errorf("abandoned, still running: %w", context.DeadlineEx
 // ended, none.
 func (h *hand[C]) attempt() {
 	s := h.s
-	if s.status.State != health.Connecting { // a replacement published it
+	if s.status.State != health.Connecting && !h.switching { // a replacement published it
 		s.set(&transition{state: health.Connecting})
 		h.log(evConnecting, nil, 0)
 	}
@@ -54,8 +54,12 @@ func (h *hand[C]) settle() {
 			s.drop(h.held)
 			h.closeHeld()
 		}
+	case h.err != nil && h.switching:
+		h.switchFailed()
 	case h.err != nil:
 		h.attemptFailed()
+	case h.switching:
+		h.switched()
 	default:
 		h.connected()
 	}
@@ -80,20 +84,22 @@ func (h *hand[C]) connectAndSubscribe() {
 		return
 	}
 	h.held = conn
-	s.mu.Lock()
-	select {
-	case <-s.invalid: // a late panic's wake-up (see latePanic), checked below
-	default:
+	if !h.switching { // a replacement is made live once OnConnect returned (switched)
+		s.mu.Lock()
+		select {
+		case <-s.invalid: // a late panic's wake-up (see latePanic), checked below
+		default:
+		}
+		s.live = h.held
+		s.mu.Unlock()
 	}
-	s.live = h.held
-	s.mu.Unlock()
 	if p := s.late.Load(); p != nil {
 		panic(p)
 	}
 	if s.onConnect == nil {
 		return
 	}
-	if _, err = h.bounded("OnConnect", conn); err == nil {
+	if _, err = h.bounded("OnConnect", conn); err == nil && !h.switching {
 		s.mu.Lock()
 		err = s.invalidErr
 		s.mu.Unlock()
@@ -225,7 +231,13 @@ func (h *hand[C]) connected() {
 	s := h.s
 	s.failures = 0
 	s.policy.Connected()
-	s.set(&transition{state: health.Connected, connect: true})
+	now := time.Now()
+	s.mu.Lock()
+	if s.life != nil {
+		s.life.ageAt = s.ageAt(now)
+	}
+	s.mu.Unlock()
+	s.set(&transition{at: now, state: health.Connected, connect: true})
 	h.log(evConnected, nil, 0)
 	h.conn, h.held = h.held, zero
 }

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // ErrDraining is the error of Conn, Acquire and Do once Drain has begun:
@@ -12,14 +13,17 @@ var ErrDraining = errors.New("supervisor draining")
 // lifeState is what Drain and a replacement know of the connections in use;
 // s.mu guards it.
 type lifeState[C comparable] struct {
-	changed  chan struct{} // closed on the next change; made when someone waits
 	draining bool
 	inUse    int           // connections acquired and not released
 	liveUse  int           // of them, the live connection's
 	idle     chan struct{} // closed when inUse drops to 0; made by Drain
 	stopRun  context.CancelCauseFunc
-	stopped  bool       // Drain asked Run to stop (before Run began, maybe)
-	old      oldConn[C] // the connection a replacement retires
+	stopped  bool          // Drain asked Run to stop (before Run began, maybe)
+	old      oldConn[C]    // the connection a replacement retires
+	switchCh chan struct{} // Replace's request, capacity 1; made by Run
+	ageAt    time.Time     // when the live connection is due for replacement by age; zero: never
+
+	maxAge, maxAgeJitter time.Duration // Settings'
 }
 
 // oldConn is a replaced connection still in use.
@@ -33,13 +37,15 @@ type oldConn[C comparable] struct {
 // At once, Draining says so (a health.Registry is not ready) and Conn,
 // Acquire and Do refuse with ErrDraining, waiting callers too.
 // Then it waits until every connection acquired (Do calls, Connections
-// bodies, Acquire until release) is released, and ends Run as its
-// ctx's end does, the cause being ErrDraining: the connection is
-// closed politely (the protocol's goodbye; a WebSocket's close 1001),
-// Stopped is published, Run returns nil. Drain returns Run's result then.
-// When ctx ends first it ends Run at once, cutting the work still under
-// way, and returns an error wrapping ctx's without waiting for Run (Done
-// says when it has returned). Calls after the first wait as it does.
+// bodies, Acquire until release) is released, and ends Run: the
+// connection is closed politely (a Watcher's ctx ends with cause
+// ErrDraining, not an *InvalidatedError: the protocol's goodbye, a
+// WebSocket's 1001), Stopped is published, Run returns nil. An attempt
+// under way ends first (ConnectTimeout bounds it). Drain returns Run's
+// result then. When ctx ends first it ends Run at once, cutting the
+// work still under way, and returns an error wrapping ctx's without
+// waiting for Run (Done says when it has returned). Calls after the
+// first wait as it does; before Run, Run stops at once.
 func (s *Supervisor[C]) Drain(ctx context.Context) error {
 	s.mu.Lock()
 	l := s.lifeLocked()
@@ -54,21 +60,14 @@ func (s *Supervisor[C]) Drain(ctx context.Context) error {
 		}
 		idle = l.idle
 	}
-	l.stopped = idle == nil
-	stop := l.stopRun
 	s.mu.Unlock()
 	if idle != nil {
 		select {
 		case <-idle:
 		case <-ctx.Done():
 		}
-		s.mu.Lock()
-		l.stopped, stop = true, l.stopRun
-		s.mu.Unlock()
 	}
-	if stop != nil {
-		stop(ErrDraining)
-	}
+	s.stopDrained()
 	if ctx.Err() == nil {
 		select {
 		case <-s.done:
@@ -77,6 +76,28 @@ func (s *Supervisor[C]) Drain(ctx context.Context) error {
 		}
 	}
 	return s.errorf("drain cut short: %w", context.Cause(ctx))
+}
+
+// stopDrained ends Run's wait: the live connection's Watch (cause
+// ErrDraining), the wait for Invalidate, a Backoff wait; an attempt under
+// way finds stopped once it is Connected (serve).
+func (s *Supervisor[C]) stopDrained() {
+	var zero C
+	var cancel context.CancelCauseFunc
+	s.mu.Lock()
+	s.life.stopped = true
+	if s.live != zero {
+		cancel = s.cancelWatch
+	}
+	select { // a token, replacing an unread reason: Run stops either way
+	case <-s.invalid:
+	default:
+	}
+	s.invalid <- ErrDraining
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel(ErrDraining)
+	}
 }
 
 // Acquire returns the live connection as Conn does, counted as in use
@@ -121,9 +142,9 @@ func (s *Supervisor[C]) release(conn C) {
 
 // wakeLocked wakes Conn waiters. s.mu must be held.
 func (s *Supervisor[C]) wakeLocked() {
-	if s.life.changed != nil {
-		close(s.life.changed)
-		s.life.changed = nil
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
 	}
 }
 
@@ -141,18 +162,4 @@ func (s *Supervisor[C]) Draining() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.life != nil && s.life.draining
-}
-
-// runCtx is Run's ctx, which Drain can end; stop ends it.
-func (s *Supervisor[C]) runCtx(ctx context.Context) (context.Context, context.CancelCauseFunc) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	s.mu.Lock()
-	l := s.lifeLocked()
-	l.stopRun = cancel
-	stopped := l.stopped
-	s.mu.Unlock()
-	if stopped {
-		cancel(ErrDraining)
-	}
-	return ctx, cancel
 }

@@ -71,9 +71,9 @@ func (s *Supervisor[C]) set(t *transition) {
 		s.endOutage(now) // over: the outage ends with the supervisor, it does not grow on
 	}
 	s.record(from, t, now, err)
-	if s.life != nil && s.life.changed != nil {
-		close(s.life.changed)
-		s.life.changed = nil
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
 	}
 	if len(s.subs) > 0 {
 		s.fanout(now)

@@ -11,29 +11,37 @@ import "context"
 // panics with the same value once the supervisor is Failed (ErrPanicked)
 // and Done is closed.
 func (s *Supervisor[C]) Run(ctx context.Context) error {
-	if !s.started.CompareAndSwap(false, true) {
+	s.mu.Lock()
+	again := s.started
+	s.started = true
+	s.mu.Unlock()
+	if again {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
 	var zero C
-	ctx, cancel := s.runCtx(ctx)
-	defer cancel(nil)
 	s.begin(ctx)
 	for {
+		if s.drainingNow() { // no new attempt once Drain began
+			s.burst(ctx, opStop, zero, nil)
+			close(s.done)
+			return nil
+		}
 		h := s.burst(ctx, opAttempt, zero, nil)
-		if conn := h.conn; conn != zero {
-			var reason error
-			if w, ok := s.connector.(Watcher[C]); ok {
-				reason = s.watch(ctx, w, conn)
-			} else {
-				reason = s.waitInvalid(ctx)
+		for conn := h.conn; conn != zero; {
+			h = nil // not kept while Run parks; a replacement's conn is never zero
+			reason := s.serve(ctx, conn)
+			if reason == errSwitch {
+				conn = s.burst(ctx, opSwitch, conn, nil).conn
+				continue
 			}
 			h = s.burst(ctx, opServed, conn, reason)
+			break
 		}
 		if h.fail != nil {
 			close(s.done)
 			return h.fail
 		}
-		if ctx.Err() != nil || s.drainingNow() || !s.sleepUntil(ctx, h.next) || s.drainingNow() {
+		if ctx.Err() != nil || !s.sleepUntil(ctx, h.next) {
 			s.burst(ctx, opStop, zero, nil)
 			close(s.done)
 			return nil
@@ -78,9 +86,27 @@ func (s *Supervisor[C]) burst(ctx context.Context, o op, conn C, reason error) *
 	return h
 }
 
-// waitInvalid blocks until the connection is invalidated or ctx ends, and
-// returns why.
+// serve waits while conn is live: it returns why it broke, or errSwitch
+// when its replacement is due (Replace, MaxConnectionAge).
+func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
+	if w, ok := s.connector.(Watcher[C]); ok {
+		return s.watch(ctx, w, conn)
+	}
+	return s.waitInvalid(ctx)
+}
+
+// waitInvalid blocks until the connection is invalidated, its replacement
+// is due or ctx ends, and returns why.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
+	s.mu.Lock()
+	stopped, aged := s.life != nil && s.life.stopped, s.life != nil && s.life.maxAge > 0
+	s.mu.Unlock()
+	switch {
+	case stopped: // Drain ended the wait
+		return ErrDraining
+	case aged:
+		return s.waitInvalidOrDue(ctx)
+	}
 	select {
 	case err := <-s.invalid:
 		return err
@@ -103,15 +129,27 @@ func (s *Supervisor[C]) watch(ctx context.Context, w Watcher[C], conn C) (err er
 	s.mu.Lock()
 	s.cancelWatch = cancel
 	reason := s.invalidErr
+	stopped := s.life != nil && s.life.stopped
 	s.mu.Unlock()
-	if reason != nil {
+	switch {
+	case stopped: // Drain ended its wait
+		cancel(ErrDraining)
+	case reason == errSwitch: // asked for a moment ago
+		cancel(errSwitch)
+	case reason != nil:
 		cancel(&InvalidatedError{reason}) // invalidated a moment ago: Watch returns at once
+	}
+	if stop := s.dueWatch(cancel); stop != nil {
+		defer stop()
 	}
 	err = w.Watch(watchCtx, conn)
 	select {
 	case cause := <-s.invalid:
 		return cause
 	default:
+	}
+	if cause := context.Cause(watchCtx); (cause == errSwitch || cause == ErrDraining) && ctx.Err() == nil {
+		return cause
 	}
 	if err == nil {
 		err = ErrLost
