@@ -25,3 +25,4 @@ func (l *Lifecycle[C]) History() []health.Transition              { return l.s.H
 func (l *Lifecycle[C]) RetryNow()                                 { l.s.RetryNow() }
 func (l *Lifecycle[C]) Drain(ctx context.Context) error           { return l.s.Drain(ctx) }
 func (l *Lifecycle[C]) Draining() bool                            { return l.s.Draining() }
+func (l *Lifecycle[C]) Replace()                                  { l.s.Replace() }
