@@ -77,9 +77,14 @@ func (h *hand[C]) switched() {
 	now := time.Now()
 	s.mu.Lock()
 	old := s.live
+	if old == h.held { // the same connection again (a Pool's): nothing to retire
+		old = zero
+	}
 	l := s.lifeLocked()
-	l.old = oldConn[C]{conn: old, use: l.liveUse}
-	l.liveUse = 0
+	if old != zero {
+		l.old = oldConn[C]{conn: old, use: l.liveUse}
+		l.liveUse = 0
+	}
 	s.live, s.ready, s.invalidErr, s.cancelWatch = h.held, true, nil, nil
 	select {
 	case <-s.invalid: // about the old one
@@ -98,6 +103,9 @@ func (h *hand[C]) switched() {
 	s.set(&transition{at: now, state: health.Connected, connect: true})
 	h.log(evSwitched, nil, 0)
 	h.conn, h.held = h.held, zero
+	if old == zero {
+		return
+	}
 	if idle != nil {
 		t := time.NewTimer(s.opts.connectTimeout)
 		select {
