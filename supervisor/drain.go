@@ -86,14 +86,21 @@ func (s *Supervisor[C]) stopDrained() {
 	var cancel context.CancelCauseFunc
 	s.mu.Lock()
 	s.life.stopped = true
-	if s.live != zero {
+	switch {
+	case s.live == zero: // a Backoff wait's token, as RetryNow's
+		select {
+		case s.invalid <- ErrDraining:
+		default:
+		}
+	case s.invalidErr == nil || s.invalidErr == errSwitch: // as Invalidate, so that a later one sends nothing
+		s.invalidErr = ErrDraining
+		select {
+		case <-s.invalid:
+		default:
+		}
+		s.invalid <- ErrDraining
 		cancel = s.cancelWatch
-	}
-	select { // a token, replacing an unread reason: Run stops either way
-	case <-s.invalid:
-	default:
-	}
-	s.invalid <- ErrDraining
+	} // else invalidated already: Run wakes with that reason
 	s.mu.Unlock()
 	if cancel != nil {
 		cancel(ErrDraining)

@@ -192,3 +192,38 @@ func TestALossWhileDrainingEndsRun(t *testing.T) {
 type assertErr string
 
 func (e assertErr) Error() string { return string(e) }
+
+// gated is a fake whose Watch returns only once gate is closed, whatever
+// its ctx says: Run is busy while the test calls in.
+type gated struct {
+	*fake
+	gate chan struct{}
+}
+
+func (g *gated) Watch(ctx context.Context, c *conn) error {
+	<-g.gate
+	return ctx.Err()
+}
+
+// Invalidate after the drain told Run to stop never blocks, while Run
+// has not read the reason channel (it holds one value).
+func TestInvalidateAfterTheDrainStopNeverBlocks(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &gated{fake: &fake{}, gate: make(chan struct{})}
+		r := start(t, f, exponential(time.Second, time.Minute))
+		synctest.Wait()
+		c := f.last()
+		release := make(chan struct{})
+		go func() {
+			_ = r.Do(t.Context(), func(context.Context, *conn) error { <-release; return nil })
+		}()
+		synctest.Wait()
+		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+		defer cancel()
+		assert.Error(t, r.Drain(ctx)) // cut: the Do still runs, Run was told to stop
+		r.Invalidate(c, assertErr("late"))
+		close(f.gate)
+		close(release)
+		assert.NoError(t, <-r.done)
+	})
+}
