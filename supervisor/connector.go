@@ -34,7 +34,9 @@ type Watcher[C comparable] interface {
 	// Watch blocks until conn breaks, returning the reason, or until ctx
 	// ends, returning anything: Invalidate ends it with a cause
 	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
-	// with any other cause. It runs on the supervisor's own goroutine.
+	// with any other cause; one wrapping ErrSwitched is a replacement's:
+	// conn stays open, and is watched again if the replacement fails. It
+	// runs on the supervisor's own goroutine.
 	Watch(ctx context.Context, conn C) error
 }
 

@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -16,8 +17,9 @@ import (
 // supervisor; the server may send again what the old one carried.
 var ErrSwitched = errors.New("connection switched")
 
-// errSwitch ends a connection's serving when a replacement is due.
-var errSwitch = errors.New("replacement due")
+// errSwitch ends a connection's serving when a replacement is due; a
+// Watch's ctx ends with it as its cause.
+var errSwitch = fmt.Errorf("%w: replacement due", ErrSwitched)
 
 // Replace asks for the live connection to be replaced make-before-break:
 // a new one is dialed (Connect, then OnConnect, within ConnectTimeout)
