@@ -17,10 +17,8 @@ type lifeState[C comparable] struct {
 	inUse    int           // connections acquired and not released
 	liveUse  int           // of them, the live connection's
 	idle     chan struct{} // closed when inUse drops to 0; made by Drain
-	stopRun  context.CancelCauseFunc
 	stopped  bool          // Drain asked Run to stop (before Run began, maybe)
 	old      oldConn[C]    // the connection a replacement retires
-	switchCh chan struct{} // Replace's request, capacity 1; made by Run
 	ageAt    time.Time     // when the live connection is due for replacement by age; zero: never
 
 	maxAge, maxAgeJitter time.Duration // Settings'

@@ -117,9 +117,9 @@ func runForDrain(t *testing.T, s drainSource) <-chan error {
 }
 
 // drainDuring starts Drain while do's work is under way, checks that
-// readiness drops and new work is refused (refused), and returns the
-// drain's error, do's, and how long the drain took after do returned.
-func drainDuring(t *testing.T, s drainSource, do func(ctx context.Context) error, refused func() error) (drainErr, doErr error, after time.Duration) {
+// readiness drops and new work is refused (refused), and returns how
+// long the drain took after do returned, the drain's error and do's.
+func drainDuring(t *testing.T, s drainSource, do func(ctx context.Context) error, refused func() error) (after time.Duration, drainErr, doErr error) {
 	reg := &health.Registry{}
 	reg.Add("db", s, health.SourceOptions{Critical: true})
 	require.True(t, reg.Ready())
@@ -140,7 +140,7 @@ func drainDuring(t *testing.T, s drainSource, do func(ctx context.Context) error
 	assert.ErrorIs(t, refused(), supervisor.ErrDraining)
 	doErr = <-did
 	drainErr = <-drained
-	return drainErr, doErr, time.Since(doneAt)
+	return time.Since(doneAt), drainErr, doErr
 }
 
 // A Conn drained while a query runs: the query completes, a Do after is
@@ -154,7 +154,7 @@ func TestConnDrainLetsTheQueryFinishAndSaysTerminate(t *testing.T) {
 		_, err := conn.Exec(ctx, "select pg_sleep(0.3)")
 		return err
 	}
-	drainErr, doErr, after := drainDuring(t, c,
+	after, drainErr, doErr := drainDuring(t, c,
 		func(ctx context.Context) error { return c.Do(ctx, sleep) },
 		func() error { return c.Do(t.Context(), sleep) })
 	require.NoError(t, drainErr)
@@ -187,7 +187,7 @@ func TestPoolDrainLetsTheQueryFinishAndSaysTerminate(t *testing.T) {
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, p.Do(t.Context(), func(ctx context.Context, conn *pgxpool.Conn) error { return conn.Ping(ctx) }))
 	close(hold)
-	drainErr, doErr, after := drainDuring(t, p,
+	after, drainErr, doErr := drainDuring(t, p,
 		func(ctx context.Context) error { return p.Do(ctx, sleep) },
 		func() error { return p.Do(t.Context(), sleep) })
 	require.NoError(t, drainErr)
@@ -214,4 +214,48 @@ func TestListenerDrainSaysTerminate(t *testing.T) {
 	tails := sn.waitEnded(t, 1)
 	require.Len(t, tails, 1)
 	assert.Equal(t, terminateMsg, tails[0])
+}
+
+// Replace on a Conn while a query runs: the query completes on the old
+// session, the next Do runs on a new one, and the old one ends with
+// Terminate; the state never leaves Connected.
+func TestConnReplaceIsMakeBeforeBreak(t *testing.T) {
+	sn := startSniffer(t, shared.Addr())
+	c, err := postgres.NewConn(shared.DSNVia(sn.Addr, "sslmode", "disable"), postgres.ConnOptions{Supervisor: supervisor.Settings{Backoff: fast}})
+	require.NoError(t, err)
+	runForDrain(t, c)
+	pid := func(ctx context.Context) (p uint32, err error) {
+		err = c.Do(ctx, func(ctx context.Context, conn *pgx.Conn) error {
+			p = conn.PgConn().PID()
+			return nil
+		})
+		return p, err
+	}
+	before, err := pid(t.Context())
+	require.NoError(t, err)
+	did := make(chan error, 1)
+	go func() {
+		did <- c.Do(t.Context(), func(ctx context.Context, conn *pgx.Conn) error {
+			_, err := conn.Exec(ctx, "select pg_sleep(0.3)")
+			return err
+		})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	c.Replace()
+	require.NoError(t, <-did, "the query under way completed")
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Status().Connects < 2 {
+		require.True(t, time.Now().Before(deadline), "not replaced: %v", c.Status())
+		time.Sleep(5 * time.Millisecond)
+	}
+	after, err := pid(t.Context())
+	require.NoError(t, err)
+	assert.NotEqual(t, before, after, "a new session")
+	tails := sn.waitEnded(t, 1)
+	require.Len(t, tails, 1)
+	assert.Equal(t, terminateMsg, tails[0], "the old session said Terminate")
+	for _, tr := range c.History() {
+		assert.NotEqual(t, health.Backoff, tr.To)
+	}
+	assert.Zero(t, c.Status().Failures)
 }
