@@ -33,17 +33,17 @@ type oldConn[C comparable] struct {
 
 // Drain ends the supervisor gracefully, for a program shutting down.
 // At once, Draining says so (a health.Registry is not ready) and Conn,
-// Acquire and Do refuse with ErrDraining, waiting callers too.
-// Then it waits until every connection acquired (Do calls, Connections
-// bodies, Acquire until release) is released, and ends Run: the
-// connection is closed politely (a Watcher's ctx ends with cause
+// Acquire and Do refuse with ErrDraining, waiting callers too. Then it
+// waits until every connection acquired (Do calls, Acquire until release;
+// not a Connections body, which the goodbye ends) is released, and ends
+// Run: the connection is closed politely (a Watcher's ctx ends with cause
 // ErrDraining, not an *InvalidatedError: the protocol's goodbye, a
 // WebSocket's 1001), Stopped is published, Run returns nil. An attempt
 // under way ends first (ConnectTimeout bounds it). Drain returns Run's
-// result then. When ctx ends first it ends Run at once, cutting the
-// work still under way, and returns an error wrapping ctx's without
-// waiting for Run (Done says when it has returned). Calls after the
-// first wait as it does; before Run, Run stops at once.
+// result then. When ctx ends first it ends Run at once, cutting the work
+// still under way, and returns an error wrapping ctx's without waiting
+// for Run (Done says when it has returned). Calls after the first wait as
+// it does; before Run, Run stops at once.
 func (s *Supervisor[C]) Drain(ctx context.Context) error {
 	s.mu.Lock()
 	l := s.lifeLocked()
@@ -108,7 +108,7 @@ func (s *Supervisor[C]) stopDrained() {
 // Acquire returns the live connection as Conn does, counted as in use
 // until release is called (once): Drain waits for it, and a replacement
 // closes the connection it replaced only once its users released it. Do
-// and a Connections loop body hold their connection so.
+// holds its connection so.
 func (s *Supervisor[C]) Acquire(ctx context.Context) (conn C, release func(), err error) {
 	conn, err = s.conn(ctx, true)
 	if err != nil {

@@ -24,8 +24,8 @@ var errSwitch = fmt.Errorf("%w: replacement due", ErrSwitched)
 // Replace asks for the live connection to be replaced make-before-break:
 // a new one is dialed (Connect, then OnConnect, within ConnectTimeout)
 // while the old one stays live, Conn and Do hand out the new one from
-// then on, and the old one is closed politely once its Do calls and
-// Connections bodies returned (at most ConnectTimeout later). If the new
+// then on, and the old one is closed politely once its Do calls returned
+// (Acquire holders; at most ConnectTimeout later). If the new
 // one fails, the old one stays and is tried again after ConnectTimeout;
 // the failure is in Status.Err and the log. For a credential about to
 // expire. It does nothing but when Connected, and never blocks.

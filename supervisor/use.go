@@ -39,24 +39,17 @@ var errReleased = fmt.Errorf("%w: the Connections loop body returned without Inv
 // done with it — so the next iteration gets the next connection; call
 // Invalidate first to record why (a read's io.EOF, say). A break leaves
 // the connection as it is. A loop over Connections never spins: after
-// Failed it ends. Drain waits for the body under way.
+// Failed it ends. A body is long-lived work, not a call: Drain does not
+// wait for it (the goodbye ends its reads), as net/http's Shutdown leaves
+// hijacked connections; Do's f it waits for.
 func (s *Supervisor[C]) Connections(ctx context.Context) iter.Seq[C] {
 	return func(yield func(C) bool) {
 		for {
-			conn, err := s.conn(ctx, true)
-			if err != nil {
-				return
-			}
-			if !s.body(conn, yield) {
+			conn, err := s.Conn(ctx)
+			if err != nil || !yield(conn) {
 				return
 			}
 			s.Invalidate(conn, errReleased)
 		}
 	}
-}
-
-// body runs a Connections loop body with conn, held.
-func (s *Supervisor[C]) body(conn C, yield func(C) bool) bool {
-	defer s.release(conn)
-	return yield(conn)
 }

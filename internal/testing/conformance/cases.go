@@ -41,6 +41,7 @@ var cases = []tcase{
 	{name: "no-leak", run: noLeak},
 	{name: "reconnect-after-kill", run: reconnectAfterKill},
 	{name: "stall", run: stall},
+	{name: "drain", run: drained},
 }
 
 // has reports whether h has the callback the panic case of that name
@@ -575,4 +576,44 @@ func stall(t testing.TB, h Harness) {
 	srv.Serve()
 	until(t, r.c, "connected again", testkit.Connected(2))
 	require.NoError(t, r.stop())
+}
+
+// drainer is every adapter's client: Drain and Draining are forwarded.
+type drainer interface {
+	Drain(ctx context.Context) error
+	Draining() bool
+}
+
+// drained: Drain with the program's loop ranging returns nil, Run
+// returns nil at Stopped, and the loop ends by itself, yielding no error
+// (but a Connections body's, which reads the connection that said
+// goodbye): a goodbye is no break.
+func drained(t testing.TB, h Harness) {
+	srv := h.Start(t)
+	var logs testkit.Buffer
+	r := start(t, h, srv, defaults(&logs))
+	until(t, r.c, "connected", testkit.Connected(1))
+	d, ok := r.c.(drainer)
+	require.True(t, ok, "%T has no Drain", r.c)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	errsBefore := 0
+	for _, rd := range r.readers {
+		if rd.name != "Connections" {
+			errsBefore += len(rd.errs())
+		}
+	}
+	require.NoError(t, d.Drain(ctx))
+	assert.True(t, d.Draining())
+	r.waitEnded("after Drain returned")
+	assert.NoError(t, r.runErr)
+	assert.Equal(t, health.Stopped, r.c.Status().State)
+	errsAfter := 0
+	for _, rd := range r.readers {
+		assert.True(t, within(rd.done, wait), "the %s loop did not end after the drain", rd.name)
+		if rd.name != "Connections" {
+			errsAfter += len(rd.errs())
+		}
+	}
+	assert.Equal(t, errsBefore, errsAfter, "a stream yielded an error for the drain")
 }
