@@ -29,7 +29,12 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 		h := s.burst(ctx, opAttempt, zero, nil)
 		for conn := h.conn; conn != zero; {
 			h = nil // not kept while Run parks; a replacement's conn is never zero
-			reason := s.serve(ctx, conn)
+			var reason error
+			if w, ok := s.connector.(Watcher[C]); ok {
+				reason = s.watch(ctx, w, conn)
+			} else {
+				reason = s.waitInvalid(ctx)
+			}
 			if reason == errSwitch {
 				conn = s.burst(ctx, opSwitch, conn, nil).conn
 				continue
@@ -52,7 +57,10 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 	}
 }
 
-// drainingNow reports whether Drain has begun: no new attempt then.
+// drainingNow reports whether Drain has begun: no new attempt then. Not
+// inlined, as the other calls of Run's parked frames: they stay small.
+//
+//go:noinline
 func (s *Supervisor[C]) drainingNow() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -86,25 +94,10 @@ func (s *Supervisor[C]) burst(ctx context.Context, o op, conn C, reason error) *
 	return h
 }
 
-// serve waits while conn is live: it returns why it broke, or errSwitch
-// when its replacement is due (Replace, MaxConnectionAge).
-func (s *Supervisor[C]) serve(ctx context.Context, conn C) error {
-	if w, ok := s.connector.(Watcher[C]); ok {
-		return s.watch(ctx, w, conn)
-	}
-	return s.waitInvalid(ctx)
-}
-
 // waitInvalid blocks until the connection is invalidated, its replacement
 // is due or ctx ends, and returns why.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
-	s.mu.Lock()
-	stopped, aged := s.life != nil && s.life.stopped, s.life != nil && s.life.maxAge > 0
-	s.mu.Unlock()
-	switch {
-	case stopped: // Drain ended the wait
-		return ErrDraining
-	case aged:
+	if s.waitsMore() {
 		return s.waitInvalidOrDue(ctx)
 	}
 	select {

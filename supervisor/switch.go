@@ -140,17 +140,38 @@ func (h *hand[C]) switchFailed() {
 	h.log(evSwitchFailed, nil, 0)
 }
 
-// waitInvalidOrDue is waitInvalid with an age: it returns errSwitch
-// when the connection is due for replacement.
+// waitsMore reports whether waitInvalid has more to wait for than the
+// reason and ctx: a drain's stop, an age, a failed replacement's retry.
+//
+//go:noinline
+func (s *Supervisor[C]) waitsMore() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.life != nil && (s.life.stopped || !s.life.ageAt.IsZero())
+}
+
+// waitInvalidOrDue is waitInvalid with more to wait for: ErrDraining once
+// Drain ended the wait, errSwitch when the connection is due for
+// replacement.
 //
 //go:noinline
 func (s *Supervisor[C]) waitInvalidOrDue(ctx context.Context) error {
-	t := time.NewTimer(time.Until(s.dueAt()))
-	defer t.Stop()
+	s.mu.Lock()
+	stopped := s.life.stopped
+	s.mu.Unlock()
+	if stopped {
+		return ErrDraining
+	}
+	var due <-chan time.Time
+	if at := s.dueAt(); !at.IsZero() {
+		t := time.NewTimer(time.Until(at))
+		defer t.Stop()
+		due = t.C
+	}
 	select {
 	case err := <-s.invalid:
 		return err
-	case <-t.C:
+	case <-due:
 		return errSwitch
 	case <-ctx.Done():
 		return ctx.Err()

@@ -147,11 +147,21 @@ func TestMaxConnectionAgeWithoutAWatcher(t *testing.T) {
 // A replacement that fails leaves the old connection live, says why, and
 // is tried again after ConnectTimeout to twice that.
 func TestAFailedReplacementKeepsTheOldConnection(t *testing.T) {
+	for name, watch := range map[string]bool{"Watch": true, "no Watch": false} {
+		t.Run(name, func(t *testing.T) { failedReplacement(t, watch) })
+	}
+}
+
+func failedReplacement(t *testing.T, watch bool) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &fake{results: []error{nil, assertErr("refused")}}
 		o := exponential(time.Second, time.Minute)
 		o.ConnectTimeout = 5 * time.Second
-		r := start(t, f, o)
+		var cn supervisor.Connector[*conn] = noWatch{f}
+		if watch {
+			cn = f
+		}
+		r := start(t, cn, o)
 		synctest.Wait()
 		r.Replace()
 		synctest.Wait()
