@@ -231,13 +231,7 @@ func (h *hand[C]) connected() {
 	s := h.s
 	s.failures = 0
 	s.policy.Connected()
-	now := time.Now()
-	s.mu.Lock()
-	if s.life != nil {
-		s.life.ageAt = s.ageAt(now)
-	}
-	s.mu.Unlock()
-	s.set(&transition{at: now, state: health.Connected, connect: true})
+	s.set(&transition{at: s.aging(), state: health.Connected, connect: true})
 	h.log(evConnected, nil, 0)
 	h.conn, h.held = h.held, zero
 }

@@ -43,6 +43,20 @@ func (s *Supervisor[C]) Replace() {
 	}
 }
 
+// aging returns now, from which a new connection's age counts, and
+// sets when it is due for replacement.
+//
+//go:noinline
+func (s *Supervisor[C]) aging() time.Time {
+	now := time.Now()
+	s.mu.Lock()
+	if s.life != nil {
+		s.life.ageAt = s.ageAt(now)
+	}
+	s.mu.Unlock()
+	return now
+}
+
 // ageAt returns when the connection made at now is due for replacement by
 // MaxConnectionAge, less rand[0, jitter]; zero when there is no age.
 func (s *Supervisor[C]) ageAt(now time.Time) time.Time {
@@ -61,6 +75,8 @@ func (s *Supervisor[C]) ageAt(now time.Time) time.Time {
 
 // switchOver, on the hand, dials the replacement of h.held while it stays
 // live; h.conn is the connection Run serves next, the new one or the old.
+//
+//go:noinline
 func (h *hand[C]) switchOver() {
 	var zero C
 	h.old, h.held = h.held, zero
@@ -73,6 +89,8 @@ func (h *hand[C]) switchOver() {
 
 // switched makes h.held, dialed and past OnConnect, the live connection,
 // then closes the old one once its users released it.
+//
+//go:noinline
 func (h *hand[C]) switched() {
 	var zero C
 	s := h.s
@@ -126,6 +144,8 @@ func (h *hand[C]) switched() {
 
 // switchFailed keeps the old connection after its replacement failed
 // (h.err), and tries again after ConnectTimeout and up to as much again.
+//
+//go:noinline
 func (h *hand[C]) switchFailed() {
 	s := h.s
 	now := time.Now()
