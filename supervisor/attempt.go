@@ -54,6 +54,9 @@ func (h *hand[C]) settle() {
 			s.drop(h.held)
 			h.closeHeld()
 		}
+		if h.switching { // the old one stays, for Run to close
+			h.conn, h.old = h.old, zero
+		}
 	case h.err != nil && h.switching:
 		h.switchFailed()
 	case h.err != nil:

@@ -74,17 +74,15 @@ func (s *Supervisor[C]) ageAt(now time.Time) time.Time {
 }
 
 // switchOver, on the hand, dials the replacement of h.held while it stays
-// live; h.conn is the connection Run serves next, the new one or the old.
+// live; h.conn is the connection Run serves next, the new one or the old
+// (switched, switchFailed, or settle once ctx ended).
 //
 //go:noinline
 func (h *hand[C]) switchOver() {
 	var zero C
 	h.old, h.held = h.held, zero
 	h.switching = true
-	h.attempt()
-	if h.conn == zero { // failed, or ctx ended: the old one stays
-		h.conn, h.old = h.old, zero
-	}
+	h.attempt() // its end, here or on the limit's goroutine (expire), sets h.conn
 }
 
 // switched makes h.held, dialed and past OnConnect, the live connection,
@@ -147,7 +145,9 @@ func (h *hand[C]) switched() {
 //
 //go:noinline
 func (h *hand[C]) switchFailed() {
+	var zero C
 	s := h.s
+	h.conn, h.old = h.old, zero
 	now := time.Now()
 	s.mu.Lock()
 	s.lifeLocked().ageAt = now.Add(s.opts.connectTimeout + rand.N(s.opts.connectTimeout))

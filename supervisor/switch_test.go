@@ -241,3 +241,37 @@ func TestMaxConnectionAgeSpreadsAFleet(t *testing.T) {
 		assert.LessOrEqual(t, float64(busiest), 2*mean)
 	})
 }
+
+// A replacement whose OnConnect ignores its ctx is abandoned at
+// ConnectTimeout: the old connection stays live and served.
+func TestAnAbandonedReplacementKeepsTheOldConnection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		release := make(chan struct{})
+		o := exponential(time.Second, time.Minute)
+		o.ConnectTimeout = 5 * time.Second
+		o.OnConnect = func(_ context.Context, c *conn) error {
+			if c.id == 2 {
+				<-release // ignores its ctx
+			}
+			return nil
+		}
+		r := start(t, f, o)
+		synctest.Wait()
+		r.Replace()
+		time.Sleep(6 * time.Second)
+		synctest.Wait()
+		st := r.Status()
+		assert.Equal(t, health.Connected, st.State)
+		assert.ErrorContains(t, st.Err, "timed out")
+		c, err := r.Conn(t.Context())
+		require.NoError(t, err)
+		assert.Equal(t, 1, c.id, "the old one stays")
+		close(release)
+		synctest.Wait()
+		assert.Equal(t, 1, f.closeCount(f.conns[1]), "the late one is closed")
+		f.last().broken <- assertErr("reset") // still watched: a loss is seen
+		synctest.Wait()
+		require.NoError(t, r.stop())
+	})
+}
