@@ -275,3 +275,31 @@ func TestAnAbandonedReplacementKeepsTheOldConnection(t *testing.T) {
 		require.NoError(t, r.stop())
 	})
 }
+
+// A replacement's OnConnect that panics fails the supervisor as any
+// callback's panic does: both connections are closed, Run panics again.
+func TestAPanicInAReplacementClosesBoth(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := &fake{}
+		o := exponential(time.Second, time.Minute)
+		o.OnConnect = func(_ context.Context, c *conn) error {
+			if c.id == 2 {
+				panic("boom")
+			}
+			return nil
+		}
+		s, err := supervisor.New[*conn](f, o)
+		require.NoError(t, err)
+		panicked := make(chan any, 1)
+		go func() {
+			defer func() { panicked <- recover() }()
+			_ = s.Run(t.Context())
+		}()
+		synctest.Wait()
+		s.Replace()
+		assert.Equal(t, "boom", <-panicked)
+		assert.Zero(t, f.openCount(), "both closed")
+		assert.Equal(t, health.Failed, s.Status().State)
+		assert.ErrorIs(t, s.Err(), supervisor.ErrPanicked)
+	})
+}
