@@ -39,6 +39,7 @@ type Entry struct {
 	Status   Status
 	Lag      Lag   // a LagSource's, read right after Status; zero for other sources
 	Degraded error // a DegradedSource's, read right after Status; nil for other sources
+	Draining bool  // a DrainingSource's, read before Status; false for other sources
 	// Endpoints is an EndpointSource's, read right after Status; nil for
 	// other sources and with one endpoint.
 	Endpoints []EndpointStatus
@@ -94,6 +95,9 @@ func (r *Registry) Entries() Entries {
 		case e.opts.MaxLag < 0:
 			out[i].Status = Status{Name: e.name, State: Idle, Err: sourceError(fmt.Sprintf("health: MaxLag %v: negative", e.opts.MaxLag))}
 		default:
+			if d, ok := e.source.(DrainingSource); ok {
+				out[i].Draining = d.Draining() // first: a drain that began is not missed by a Status read before it
+			}
 			out[i].Status = e.source.Status()
 			if l, ok := e.source.(LagSource); ok {
 				out[i].Lag = l.Lag()
@@ -109,7 +113,7 @@ func (r *Registry) Entries() Entries {
 	return out
 }
 
-// Ready reports whether every critical source is Connected, within MaxLag and not degraded.
+// Ready reports whether every critical source is Connected, not draining, within MaxLag and not degraded.
 func (r *Registry) Ready() bool { return r.Entries().Ready() }
 
 // Live reports whether no critical source has Failed. A connection that is
@@ -117,10 +121,10 @@ func (r *Registry) Ready() bool { return r.Entries().Ready() }
 // bring the server back, only lose the backoff's progress.
 func (r *Registry) Live() bool { return r.Entries().Live() }
 
-// Ready reports whether every critical entry is Connected, not Lagging and not Degraded.
+// Ready reports whether every critical entry is Connected, not Draining, not Lagging and not Degraded.
 func (es Entries) Ready() bool {
 	for _, e := range es {
-		if e.Critical && (e.Status.State != Connected || e.Lagging() || e.Degraded != nil) {
+		if e.Critical && (e.Status.State != Connected || e.Draining || e.Lagging() || e.Degraded != nil) {
 			return false
 		}
 	}

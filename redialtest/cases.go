@@ -22,6 +22,7 @@ var cases = []tcase{
 	{name: "reconnect-after-kill", run: reconnectAfterKill},
 	{name: "refusal-retried", run: refusalRetried},
 	{name: "stall", run: stall},
+	{name: "drain", run: drained},
 	{name: "blackhole", run: blackhole},
 	{name: "no-leak", run: noLeak},
 	{name: "order-stopped", run: orderStopped},

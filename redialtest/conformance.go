@@ -32,6 +32,9 @@ import (
 //     on, and connected to once it accepts.
 //   - stall: a connection whose server stops answering, left open, is found
 //     within h.Liveness, with an error wrapping h.Silent, and replaced.
+//   - drain (a client with Drain): Drain with the streams ranging returns nil,
+//     Run returns nil at Stopped, and every stream ends by itself without
+//     an error: a goodbye is no break.
 //   - blackhole: a server that accepts and answers nothing never holds the
 //     client: attempts end and come again, and it connects once healed.
 //   - no-leak: once Run returned and the streams ended, no connection is

@@ -21,7 +21,7 @@ func (h *hand[C]) attempt() {
 	s := h.s
 	replaced := s.status.State == health.Connecting // a replacement published it
 	s.failingBack(replaced)
-	if !replaced {
+	if !replaced && !h.switching {
 		s.set(&transition{state: health.Connecting})
 		h.log(evConnecting, nil, 0)
 	}
@@ -56,8 +56,15 @@ func (h *hand[C]) settle() {
 			s.drop(h.held)
 			h.closeHeld()
 		}
+		if h.switching { // the old one stays, for Run to close
+			h.conn, h.old = h.old, zero
+		}
+	case h.err != nil && h.switching:
+		h.switchFailed()
 	case h.err != nil:
 		h.attemptFailed()
+	case h.switching:
+		h.switched()
 	default:
 		h.connected()
 	}
@@ -82,20 +89,22 @@ func (h *hand[C]) connectAndSubscribe() {
 		return
 	}
 	h.held = conn
-	s.mu.Lock()
-	select {
-	case <-s.invalid: // a late panic's wake-up (see latePanic), checked below
-	default:
+	if !h.switching { // a replacement is made live once OnConnect returned (switched)
+		s.mu.Lock()
+		select {
+		case <-s.invalid: // a late panic's wake-up (see latePanic), checked below
+		default:
+		}
+		s.live = h.held
+		s.mu.Unlock()
 	}
-	s.live = h.held
-	s.mu.Unlock()
 	if p := s.late.Load(); p != nil {
 		panic(p)
 	}
 	if s.onConnect == nil {
 		return
 	}
-	if _, err = h.bounded("OnConnect", conn); err == nil {
+	if _, err = h.bounded("OnConnect", conn); err == nil && !h.switching {
 		s.mu.Lock()
 		err = s.invalidErr
 		s.mu.Unlock()
@@ -228,9 +237,9 @@ func (h *hand[C]) connected() {
 	s := h.s
 	s.failures = 0
 	s.policy.Connected(int(s.endpoint))
-	now := time.Now()
+	now := s.aging()
 	s.noteEndpoints(now)
-	s.set(&transition{state: health.Connected, connect: true})
+	s.set(&transition{at: now, state: health.Connected, connect: true})
 	s.armFailBack(h.held, now) // once ready: its timer checks that
 	h.log(evConnected, nil, 0)
 	h.conn, h.held = h.held, zero

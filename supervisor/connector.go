@@ -35,7 +35,9 @@ type Watcher[C comparable] interface {
 	// ends, returning anything: Invalidate ends it with a cause
 	// (context.Cause) that is an *InvalidatedError, the supervisor stopping
 	// (or failing back, Settings.PreferFirst) with any other cause: then
-	// close politely. It runs on the supervisor's own goroutine.
+	// close politely. A cause wrapping ErrSwitched is a replacement's
+	// (Replace): conn stays open, and is watched again if the replacement
+	// fails. It runs on the supervisor's own goroutine.
 	Watch(ctx context.Context, conn C) error
 }
 

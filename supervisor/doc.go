@@ -24,7 +24,9 @@
 // replaces a connection without a loss. Do runs a function with the live
 // connection; Connections is a loop over each live connection in turn.
 // Both end when the supervisor stops or fails: Done is closed and Err
-// says why.
+// says why. Replace and Settings.MaxConnectionAge replace a connection
+// make-before-break (Connected -> Connected); Drain shuts down gracefully:
+// not ready, no new work, the work under way finished, a goodbye, Stopped.
 //
 // At most one connection is live, and it is closed before Run returns. A
 // panic in a callback fails the supervisor with ErrPanicked, closes the

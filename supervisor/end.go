@@ -21,7 +21,7 @@ func (h *hand[C]) served() {
 		panic(p)
 	}
 	s.drop(h.held)
-	if h.ctx.Err() != nil {
+	if h.ctx.Err() != nil || s.drainingNow() { // a loss while draining: no new attempt, Run stops
 		h.closeHeld()
 		return
 	}
@@ -35,6 +35,9 @@ func (s *Supervisor[C]) drop(conn C) {
 	s.mu.Lock()
 	if s.live == conn {
 		s.live, s.cancelWatch, s.ready, s.invalidErr = zero, nil, false, nil
+		if s.life != nil {
+			s.life.liveUse = 0 // its users release it as a stranger
+		}
 		select {
 		case <-s.invalid: // a reason nobody read: it was about conn
 		default:

@@ -64,3 +64,32 @@ func Example() {
 	// <nil> stopped
 	// <nil>
 }
+
+// A program shutting down drains: readiness 503 at once, new work
+// refused, the work under way finished, a goodbye, then Stopped. In a
+// real program the trigger is SIGTERM (signal.NotifyContext).
+func ExampleSupervisor_Drain() {
+	s, err := supervisor.New[*session](&flaky{attempts: 2}, supervisor.Options[*session]{})
+	if err != nil {
+		panic(err)
+	}
+	go func() { _ = s.Run(context.Background()) }()
+	working := make(chan struct{})
+	go func() {
+		_ = s.Do(context.Background(), func(ctx context.Context, c *session) error {
+			close(working)
+			time.Sleep(10 * time.Millisecond) // a query under way
+			fmt.Println("query done")
+			return nil
+		})
+	}()
+	<-working
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	fmt.Println("drained:", s.Drain(ctx))
+	fmt.Println(s.Status().State, errors.Is(s.Do(ctx, nil), supervisor.ErrDraining))
+	// Output:
+	// query done
+	// drained: <nil>
+	// stopped true
+}

@@ -41,6 +41,9 @@ type hand[C comparable] struct {
 	err     error        // its error, ready to publish
 	in      string       // the callback under way, for a panic's text
 	at      int          // its endpoint
+	// A replacement's (opSwitch).
+	old       C    // the connection replaced, live meanwhile
+	switching bool // the attempt dials a replacement
 }
 
 // op is a burst, or a step of one that may panic.
@@ -54,6 +57,7 @@ const (
 	opCloseHeld // Close held
 	opGaveUp    // the gave-up record
 	opAbandoned // the rest of an attempt whose call was abandoned
+	opSwitch    // a replacement, make-before-break
 )
 
 // inLogger names the Logger's handler as a panic's callee.
@@ -103,6 +107,8 @@ func (h *hand[C]) safely(o op) (p *panicError) {
 		h.log(evGaveUp, nil, 0)
 	case opAbandoned:
 		h.abandoned()
+	case opSwitch:
+		h.switchOver()
 	}
 	return nil
 }

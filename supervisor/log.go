@@ -91,6 +91,8 @@ const (
 	evReplaced
 	evGaveUp
 	evStopped
+	evSwitched     // a replacement is live; the old one closes
+	evSwitchFailed // a replacement failed; the old one stays
 )
 
 func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration, replacedBy error) {
@@ -127,6 +129,12 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 		attrs = append(attrs, slog.Int(LogConsecutiveFailures, st.ConsecutiveFailures), slog.String(LogErr, st.Err.Error()))
 	case evStopped:
 		msg = "stopped"
+	case evSwitched:
+		msg = "connection switched"
+		attrs = append(attrs, slog.Uint64(LogConnects, st.Connects))
+	case evSwitchFailed:
+		level, msg = slog.LevelWarn, "switch failed, the connection stays"
+		attrs = append(attrs, slog.String(LogErr, replacedBy.Error()))
 	}
 	if d != nil {
 		attrs = append(attrs, slog.Duration(LogDelay, d.Wait), slog.String(LogReason, d.Reason.String()))

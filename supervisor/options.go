@@ -85,6 +85,14 @@ type Settings struct {
 	// A failed fail-back counts as endpoint 0's failure and fails over
 	// again, after rand[0, FailoverSpread).
 	PreferFirst bool
+	// MaxConnectionAge, when set, replaces a connection make-before-break
+	// (see Replace) once it has lived that long less rand[0,
+	// MaxConnectionAgeJitter], so that a fleet rebalances and a credential
+	// is renewed without a synchronized churn. 0: never.
+	MaxConnectionAge time.Duration
+	// MaxConnectionAgeJitter is the most taken off MaxConnectionAge, at
+	// most MaxConnectionAge; 0 means MaxConnectionAge/2 (BENCHMARKS.md).
+	MaxConnectionAgeJitter time.Duration
 }
 
 // Options configures a Supervisor: its Settings, which one value can
@@ -116,7 +124,7 @@ func (o *Settings) validate() error {
 		name string
 		d    time.Duration
 	}{{"ConnectTimeout", o.ConnectTimeout}, {"StableAfter", o.StableAfter}, {"MaxHint", o.MaxHint}, {"FailoverSpread", o.FailoverSpread},
-		{"EjectBase", o.EjectBase}, {"EjectCap", o.EjectCap}} {
+		{"EjectBase", o.EjectBase}, {"EjectCap", o.EjectCap}, {"MaxConnectionAge", o.MaxConnectionAge}, {"MaxConnectionAgeJitter", o.MaxConnectionAgeJitter}} {
 		if err := opterr.Duration("supervisor", f.name, f.d); err != nil {
 			return err
 		}
@@ -129,8 +137,14 @@ func (o *Settings) validate() error {
 			return opterr.New("supervisor", fmt.Sprintf("Secrets[%d]", i), nil, "%d bytes: shorter than %d, it cannot be masked", len(v), redact.MinSecret)
 		}
 	}
+	if o.MaxConnectionAgeJitter > o.MaxConnectionAge {
+		return opterr.New("supervisor", "MaxConnectionAgeJitter", o.MaxConnectionAgeJitter, "more than MaxConnectionAge %v", o.MaxConnectionAge)
+	}
 	if o.ConnectTimeout == 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.MaxConnectionAgeJitter == 0 {
+		o.MaxConnectionAgeJitter = o.MaxConnectionAge / 2
 	}
 	return nil
 }

@@ -42,6 +42,11 @@ func (h *hand[C]) crash(p *panicError) {
 		s.drop(h.held)
 		h.safely(opCloseHeld)
 	}
+	if h.old != zero { // a replacement's: live until now
+		h.held, h.old = h.old, zero
+		s.drop(h.held)
+		h.safely(opCloseHeld)
+	}
 	if st := s.status.State; st != health.Stopped && st != health.Failed {
 		h.fail = s.errorf("%w: %w", ErrFailed, p)
 		s.mu.Lock()

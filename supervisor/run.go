@@ -11,21 +11,36 @@ import "context"
 // panics with the same value once the supervisor is Failed (ErrPanicked)
 // and Done is closed.
 func (s *Supervisor[C]) Run(ctx context.Context) error {
-	if !s.started.CompareAndSwap(false, true) {
+	s.mu.Lock()
+	again := s.started
+	s.started = true
+	s.mu.Unlock()
+	if again {
 		return s.errorf("%w", ErrAlreadyStarted)
 	}
 	var zero C
 	s.begin(ctx)
 	for {
+		if s.drainingNow() { // no new attempt once Drain began
+			s.burst(ctx, opStop, zero, nil)
+			close(s.done)
+			return nil
+		}
 		h := s.burst(ctx, opAttempt, zero, nil)
-		if conn := h.conn; conn != zero {
+		for conn := h.conn; conn != zero; {
+			h = nil // not kept while Run parks; a replacement's conn is never zero
 			var reason error
 			if w, ok := s.connector.(Watcher[C]); ok {
 				reason = s.watch(ctx, w, conn)
 			} else {
 				reason = s.waitInvalid(ctx)
 			}
+			if reason == errSwitch {
+				conn = s.burst(ctx, opSwitch, conn, nil).conn
+				continue
+			}
 			h = s.burst(ctx, opServed, conn, reason)
+			break
 		}
 		if h.fail != nil {
 			close(s.done)
@@ -40,6 +55,16 @@ func (s *Supervisor[C]) Run(ctx context.Context) error {
 			s.burst(ctx, opCrash, zero, p)
 		}
 	}
+}
+
+// drainingNow reports whether Drain has begun: no new attempt then. Not
+// inlined, as the other calls of Run's parked frames: they stay small.
+//
+//go:noinline
+func (s *Supervisor[C]) drainingNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.life != nil && s.life.draining
 }
 
 // begin counts the first attempt for the Budget, and makes ctx's Done
@@ -69,9 +94,12 @@ func (s *Supervisor[C]) burst(ctx context.Context, o op, conn C, reason error) *
 	return h
 }
 
-// waitInvalid blocks until the connection is invalidated or ctx ends, and
-// returns why.
+// waitInvalid blocks until the connection is invalidated, its replacement
+// is due or ctx ends, and returns why.
 func (s *Supervisor[C]) waitInvalid(ctx context.Context) error {
+	if s.waitsMore() {
+		return s.waitInvalidOrDue(ctx)
+	}
 	select {
 	case err := <-s.invalid:
 		return err
@@ -94,15 +122,27 @@ func (s *Supervisor[C]) watch(ctx context.Context, w Watcher[C], conn C) (err er
 	s.mu.Lock()
 	s.cancelWatch = cancel
 	reason := s.invalidErr
+	stopped := s.life != nil && s.life.stopped
 	s.mu.Unlock()
-	if reason != nil {
+	switch {
+	case stopped: // Drain ended its wait
+		cancel(ErrDraining)
+	case reason == errSwitch: // asked for a moment ago
+		cancel(errSwitch)
+	case reason != nil:
 		cancel(&InvalidatedError{reason}) // invalidated a moment ago: Watch returns at once
+	}
+	if stop := s.dueWatch(cancel); stop != nil {
+		defer stop()
 	}
 	err = w.Watch(watchCtx, conn)
 	select {
 	case cause := <-s.invalid:
 		return cause
 	default:
+	}
+	if cause := context.Cause(watchCtx); (cause == errSwitch || cause == ErrDraining) && ctx.Err() == nil {
+		return cause
 	}
 	if err == nil {
 		err = ErrLost

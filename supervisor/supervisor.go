@@ -56,9 +56,7 @@ type Supervisor[C comparable] struct {
 	secrets   *redact.Target // Settings.Secrets; nil: none named
 	opts      settings
 	onConnect func(ctx context.Context, conn C) error
-	invalid   chan error // Invalidate's reason for the live connection; capacity 1
-	started   atomic.Bool
-	cut       atomic.Int32              // set under mu: who may cut the Backoff wait (cutBy)
+	invalid   chan error                // Invalidate's reason for the live connection; capacity 1
 	restUntil atomic.Pointer[time.Time] // until when the next attempt's endpoint rests (a hint), on the monotonic clock; set by Run, ReportSuccess ends it
 	done      chan struct{}             // closed when Run has returned; then failErr is Run's result
 
@@ -68,18 +66,21 @@ type Supervisor[C comparable] struct {
 	failures int32     // consecutive failed attempts
 	endpoint int32     // the endpoint of the next or current attempt
 
+	cut         atomic.Int32 // set under mu: who may cut the Backoff wait (cutBy)
+	ready       bool         // under mu: live is Connected
+	over        bool         // under mu: the final Status (Stopped or Failed) was published: subscriptions are closed
+	replacing   bool         // under mu: outageStart is a replacement's (ErrReplaced): an outage only once an attempt failed
+	started     bool         // under mu: Run was called
 	mu          sync.Mutex
 	status      health.Status
 	live        C                       // the connection Connect returned, until it is dropped
 	invalidErr  error                   // Invalidate(live)'s reason, also sent on invalid; nil before
 	cancelWatch context.CancelCauseFunc // ends live's Watch; Invalidate calls it
-	ready       bool                    // live is Connected
-	over        bool                    // the final Status (Stopped or Failed) was published: subscriptions are closed
-	replacing   bool                    // outageStart is a replacement's (ErrReplaced): an outage only once an attempt failed
 	failErr     error                   // Run's error when Failed, set before the final Status
 	outageStart time.Time               // when the current outage began; zero when none
 	reconnects  window                  // reconnects over the last minute
 	changed     chan struct{}           // closed on the next change; made when someone waits
+	life        *lifeState[C]           // made by Acquire, Drain, Replace, or New with a MaxConnectionAge (drain.go)
 	subs        map[chan health.Status]struct{}
 	late        atomic.Pointer[panicError] // a panic of a call Run abandoned (latePanic); set under mu
 	history     []entry                    // grows to health.HistoryLen, then is a ring
@@ -130,6 +131,9 @@ func New[C comparable](c Connector[C], o Options[C]) (*Supervisor[C], error) {
 		s.logs = &logState{logger: so.Logger}
 	}
 	s.noteEndpoints(now)
+	if so.MaxConnectionAge > 0 {
+		s.life = &lifeState[C]{maxAge: so.MaxConnectionAge, maxAgeJitter: so.MaxConnectionAgeJitter}
+	}
 	return s, nil
 }
 
@@ -143,33 +147,47 @@ func (s *Supervisor[C]) Status() health.Status {
 
 // Conn returns the live connection, waiting for one while the supervisor is
 // Idle, Connecting or in Backoff. It fails at once when the supervisor has
-// Failed (wrapping ErrFailed and the last error) or stopped (ErrStopped),
-// and when ctx ends (wrapping ctx's error and the last error).
+// Failed (wrapping ErrFailed and the last error), stopped (ErrStopped) or
+// is draining (ErrDraining; both once drained), and when ctx ends (wrapping ctx's error and
+// the last error).
 //
 // The connection may break at any time after Conn returns it; report that
 // with Invalidate.
-func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) {
+func (s *Supervisor[C]) Conn(ctx context.Context) (C, error) { return s.conn(ctx, false) }
+
+// conn is Conn; hold counts the connection as in use (Acquire).
+func (s *Supervisor[C]) conn(ctx context.Context, hold bool) (C, error) {
 	var zero C
 	for {
 		s.mu.Lock()
 		// An invalidated connection is not handed out again, even before
 		// Run's goroutine has dropped it: a read loop would spin on it.
-		conn, ready, st, lastErr, failErr := s.live, s.ready && s.invalidErr == nil, s.status.State, s.status.Err, s.failErr
+		conn, ready, st, lastErr, failErr := s.live, s.ready && (s.invalidErr == nil || s.invalidErr == errSwitch), s.status.State, s.status.Err, s.failErr
+		draining := s.life != nil && s.life.draining
 		var changed chan struct{}
-		if !ready && st != health.Failed && st != health.Stopped { // it waits: made only then, not kept by a Conn that returns at once
+		if !ready && !draining && st != health.Failed && st != health.Stopped { // it waits: made only then, not kept by a Conn that returns at once
 			if s.changed == nil {
 				s.changed = make(chan struct{})
 			}
 			changed = s.changed
 		}
+		if ready && !draining && hold {
+			l := s.lifeLocked()
+			l.inUse++
+			l.liveUse++
+		}
 		s.mu.Unlock()
 		switch {
-		case ready:
-			return conn, nil
 		case st == health.Failed:
 			return zero, failErr
+		case st == health.Stopped && draining:
+			return zero, s.errorf("%w: %w", ErrDraining, ErrStopped)
 		case st == health.Stopped:
 			return zero, s.errorf("%w", ErrStopped)
+		case draining:
+			return zero, s.errorf("%w", ErrDraining)
+		case ready:
+			return conn, nil
 		}
 		select {
 		case <-changed:
@@ -199,8 +217,12 @@ func (s *Supervisor[C]) Invalidate(conn C, err error) {
 	}
 	var cancel context.CancelCauseFunc
 	s.mu.Lock()
-	if conn == s.live && s.invalidErr == nil { // the first reason wins
+	if conn == s.live && (s.invalidErr == nil || s.invalidErr == errSwitch) { // the first reason wins, over a replacement's
 		s.invalidErr = err
+		select { // a replacement's token, unread
+		case <-s.invalid:
+		default:
+		}
 		s.invalid <- err // cannot block: one send per live connection, drained when it is dropped
 		cancel = s.cancelWatch
 	}

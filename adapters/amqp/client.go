@@ -1,6 +1,9 @@
 package amqp
 
 import (
+	"context"
+	"sync"
+
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/health"
@@ -14,8 +17,10 @@ import (
 // supervisor's. Its methods are safe for concurrent use.
 type Client struct {
 	lifecycle
-	sup *supervisor.Supervisor[*amqp091.Connection]
-	c   *connector
+	sup       *supervisor.Supervisor[*amqp091.Connection]
+	c         *connector
+	draining  chan struct{} // closed by Drain: the Deliveries loops cancel their consumers
+	drainOnce sync.Once
 }
 
 // lifecycle is what a Client offers of its supervisor.
@@ -43,7 +48,26 @@ func New(url string, o Options) (*Client, error) {
 		return nil, err
 	}
 	c.name = s.Name()
-	return &Client{lifecycle: adapt.Lift(s), sup: s, c: c}, nil
+	return &Client{lifecycle: adapt.Lift(s), sup: s, c: c, draining: make(chan struct{})}, nil
+}
+
+// Drain is the supervisor's Drain (see supervisor.Supervisor.Drain) that
+// first cancels every Deliveries loop's consumer: each yields what it
+// had received, then ends, and the connection closes (connection.close)
+// once they all have; what the program did not ack is requeued.
+func (c *Client) Drain(ctx context.Context) error {
+	c.drainOnce.Do(func() { close(c.draining) })
+	return c.sup.Drain(ctx)
+}
+
+// Draining reports whether Drain has begun.
+func (c *Client) Draining() bool {
+	select {
+	case <-c.draining:
+		return true
+	default:
+		return c.sup.Draining()
+	}
 }
 
 // Status is the supervisor's, whose Err is Degraded's error while the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"sync/atomic"
 
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
@@ -67,7 +68,9 @@ func (e *consumeError) Unwrap() error { return e.err }
 //
 // The loop ends when ctx ends or the supervisor stops or gives up; it
 // never spins. Ending it closes the consumer's channel: what was not
-// acked is requeued. A queue "" yields an ErrInvalidOptions error.
+// acked is requeued. Drain cancels the consumer (basic.cancel), yields
+// the deliveries already received, then ends the loop; the connection
+// closes once every loop has ended. A queue "" yields an ErrInvalidOptions error.
 func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Delivery, error] {
 	return func(yield func(Delivery, error) bool) {
 		if queue == "" {
@@ -76,42 +79,52 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 		}
 		var missed error // why the consumer was started again, once the new one is up
 		for {
-			conn, err := c.sup.Conn(ctx)
+			conn, release, err := c.sup.Acquire(ctx) // held: Drain waits for the consumer's end
 			if err != nil {
 				return
 			}
-			l := c.c.linkOf(conn)
-			if l == nil {
-				continue // closed since Conn: Conn hands it out no more
-			}
-			k, err := c.consume(conn, queue)
-			if err != nil && l.conn.IsClosed() {
-				// Lost before the consumer was up, or while it started
-				// (deliveries sent to it are requeued): said once, as a break.
-				missed = c.missed(queue, cmp.Or(c.gone(ctx, l), err))
-				continue
-			}
-			if err != nil {
-				if !c.refused(ctx, l, queue, err, yield) {
-					return
-				}
-				continue
-			}
-			if missed != nil && !yield(Delivery{}, missed) {
-				k.close()
-				return
-			}
-			why, more := k.run(ctx, yield)
-			k.close()
+			more := c.consumeOn(ctx, conn, queue, &missed, yield)
+			release()
 			if !more {
 				return
 			}
-			if reason := c.gone(ctx, l); reason != nil {
-				why = reason // the connection's: the channel's says less
-			}
-			missed = c.missed(queue, why)
 		}
 	}
+}
+
+// consumeOn runs a consumer of queue on conn until it ends, and reports
+// whether the loop goes on to the next connection.
+func (c *Client) consumeOn(ctx context.Context, conn *amqp091.Connection, queue string, missed *error, yield func(Delivery, error) bool) bool {
+	l := c.c.linkOf(conn)
+	if l == nil {
+		return true // closed since Acquire: it is handed out no more
+	}
+	k, err := c.consume(conn, queue)
+	if err != nil && l.conn.IsClosed() {
+		// Lost before the consumer was up, or while it started
+		// (deliveries sent to it are requeued): said once, as a break.
+		*missed = c.missed(queue, cmp.Or(c.gone(ctx, l), err))
+		return true
+	}
+	if err != nil {
+		return c.refused(ctx, l, queue, err, yield)
+	}
+	if *missed != nil && !yield(Delivery{}, *missed) {
+		k.close()
+		return false
+	}
+	stop := k.cancelOn(c.draining)
+	why, more := k.run(ctx, yield)
+	stop()
+	k.close()
+	if !more {
+		return false
+	}
+	if reason := c.gone(ctx, l); reason != nil {
+		why = reason // the connection's: the channel's says less
+	}
+	*missed = c.missed(queue, why)
+	return true
 }
 
 // missed is the error a Deliveries loop yields first on its next consumer.
@@ -150,9 +163,11 @@ func (c *Client) gone(ctx context.Context, l *link) error {
 // consumer is one Deliveries loop's channel on one connection.
 type consumer struct {
 	ch         *amqp091.Channel
+	tag        string
 	deliveries <-chan amqp091.Delivery
 	closes     chan *amqp091.Error
 	cancels    chan string
+	cancelled  atomic.Bool // by a drain
 }
 
 // consume starts a consumer of queue on conn.
@@ -165,20 +180,44 @@ func (c *Client) consume(conn *amqp091.Connection, queue string) (*consumer, err
 		_ = ch.Close()
 		return nil, err
 	}
-	k := &consumer{ch: ch, closes: ch.NotifyClose(make(chan *amqp091.Error, 1)), cancels: ch.NotifyCancel(make(chan string, 1))}
-	if k.deliveries, err = ch.Consume(queue, "", false, false, false, false, nil); err != nil {
+	k := &consumer{ch: ch, tag: fmt.Sprintf("redial-%d", consumers.Add(1)), closes: ch.NotifyClose(make(chan *amqp091.Error, 1)), cancels: ch.NotifyCancel(make(chan string, 1))}
+	if k.deliveries, err = ch.Consume(queue, k.tag, false, false, false, false, nil); err != nil {
 		_ = ch.Close()
 		return nil, err
 	}
 	return k, nil
 }
 
+// consumers numbers the consumer tags, which Cancel needs.
+var consumers atomic.Uint64
+
+// cancelOn cancels the consumer (basic.cancel) once drain is closed, at
+// once, even while the program handles a delivery; stop ends the watch.
+func (k *consumer) cancelOn(drain <-chan struct{}) (stop func()) {
+	done := make(chan struct{})
+	over := make(chan struct{})
+	go func() {
+		defer close(over)
+		select {
+		case <-drain:
+			k.cancelled.Store(true)
+			_ = k.ch.Cancel(k.tag, false) // an error: the channel is gone, its unacked deliveries requeued
+		case <-done:
+		}
+	}()
+	return func() { close(done); <-over }
+}
+
 // run yields the consumer's deliveries until it ends (why, and true) or
-// the program's loop does (false).
+// the program's loop does (false); after a drain's cancel, once what was
+// received is yielded, it ends the loop.
 func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) (error, bool) {
 	for {
 		select {
 		case d, ok := <-k.deliveries:
+			if !ok && k.cancelled.Load() {
+				return nil, false
+			}
 			if !ok {
 				return k.why(), true
 			}

@@ -22,46 +22,57 @@ func (c *Client) Publish(ctx context.Context, exchange, key string, msg amqp091.
 		return fmt.Errorf("amqp: publish: %w", err)
 	}
 	for {
-		conn, err := c.sup.Conn(ctx)
+		conn, release, err := c.sup.Acquire(ctx) // held: Drain waits for the confirm
 		if err != nil {
 			return fmt.Errorf("amqp: publish: not sent: %w", err)
 		}
-		l := c.c.linkOf(conn)
-		if l == nil {
-			continue // closed between Conn and now: Conn hands it out no more
-		}
-		if b := l.blocked.Load(); b != nil {
-			select {
-			case <-b.over:
-			case <-ctx.Done():
-				return fmt.Errorf("amqp: publish: not sent: %w while %w", ctx.Err(), b.err)
-			}
-		}
-		p, err := l.publisher()
-		if err == nil {
-			var w *waiter
-			if w, err = p.publish(ctx, exchange, key, msg); err == nil {
-				return c.c.safe(w.wait(ctx))
-			}
-			if errors.Is(err, ErrMaybeDelivered) {
-				return c.c.safe(err)
-			}
-			if !errors.Is(err, errNotSent) {
-				return c.c.safe(fmt.Errorf("amqp: publish: not sent: %w", err))
-			}
-			l.dropPublisher(p) // its channel closed: the next turn opens another
-		}
-		if !conn.IsClosed() {
-			if p == nil { // no channel on a live connection (channel_max reached, say)
-				return c.c.safe(fmt.Errorf("amqp: publish: not sent: %w", err))
-			}
-			continue
-		}
-		c.gone(ctx, l) // Conn hands out the next one
-		if ctx.Err() != nil {
-			return fmt.Errorf("amqp: publish: not sent: %w", ctx.Err())
+		done, err := c.publishOn(ctx, conn, exchange, key, msg)
+		release()
+		if done {
+			return err
 		}
 	}
+}
+
+// publishOn publishes msg on conn; done is false when it was not sent and
+// the next connection is to be tried.
+func (c *Client) publishOn(ctx context.Context, conn *amqp091.Connection, exchange, key string, msg amqp091.Publishing) (done bool, _ error) {
+	l := c.c.linkOf(conn)
+	if l == nil {
+		return false, nil // closed between Acquire and now: it is handed out no more
+	}
+	if b := l.blocked.Load(); b != nil {
+		select {
+		case <-b.over:
+		case <-ctx.Done():
+			return true, fmt.Errorf("amqp: publish: not sent: %w while %w", ctx.Err(), b.err)
+		}
+	}
+	p, err := l.publisher()
+	if err == nil {
+		var w *waiter
+		if w, err = p.publish(ctx, exchange, key, msg); err == nil {
+			return true, c.c.safe(w.wait(ctx))
+		}
+		if errors.Is(err, ErrMaybeDelivered) {
+			return true, c.c.safe(err)
+		}
+		if !errors.Is(err, errNotSent) {
+			return true, c.c.safe(fmt.Errorf("amqp: publish: not sent: %w", err))
+		}
+		l.dropPublisher(p) // its channel closed: the next turn opens another
+	}
+	if !conn.IsClosed() {
+		if p == nil { // no channel on a live connection (channel_max reached, say)
+			return true, c.c.safe(fmt.Errorf("amqp: publish: not sent: %w", err))
+		}
+		return false, nil
+	}
+	c.gone(ctx, l) // Conn hands out the next one
+	if ctx.Err() != nil {
+		return true, fmt.Errorf("amqp: publish: not sent: %w", ctx.Err())
+	}
+	return false, nil
 }
 
 // errNotSent is wrapped by a publish that sent nothing: its channel was

@@ -207,7 +207,7 @@ func (lv *liveness) readFailure(err error) error {
 	return err
 }
 
-// Close writes a close frame (1000) and, if a reader of the core reads the
+// Close writes a close frame (1000; 1001 when the supervisor drains) and, if a reader of the core reads the
 // connection, lets it see the answer until CloseTimeout: it never reads
 // itself, as the one reader is the program's. After a message over
 // ReadLimit, whose close (1009) gorilla wrote, it lingers instead.
@@ -216,7 +216,11 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 		l.linger(conn)
 	} else if st.Polite() {
 		deadline := time.Now().Add(l.CloseTimeout)
-		err := conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), deadline)
+		code := websocket.CloseNormalClosure
+		if st.GoingAway() {
+			code = websocket.CloseGoingAway
+		}
+		err := conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), deadline)
 		if err == nil && st.Readers() {
 			t := time.NewTimer(time.Until(deadline))
 			select {

@@ -17,7 +17,8 @@ type Message struct {
 
 // Messages returns the messages of s's connections, in order. A failed
 // read invalidates the connection, so the supervisor reconnects at once,
-// and is yielded once as an error; the loop ends when s.Conn fails. Range
+// and is yielded once as an error (a replacement: supervisor.ErrSwitched,
+// once); the loop ends when s.Conn fails. Range
 // from one goroutine at a time (another gets ErrReaderBusy) and keep
 // ranging: the reader sees the pongs, so a body blocked past PingTimeout
 // loses the connection. A ctx that ends mid-read drops the connection: to

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -103,5 +104,37 @@ func TestWSSUsesTLS(t *testing.T) {
 		subscribeOnConnect(&o)
 		c := run(t, url, o, true)
 		return c, c.Stop
+	})
+}
+
+// drainSeen is testkit.DrainSeen with im's server.
+func drainSeen(t *testing.T, im impl, onClose func()) (string, <-chan string) {
+	events := make(chan string, 16)
+	srv := startServer(t, im, func(s *server, w http.ResponseWriter, r *http.Request) {
+		p := s.accept(w, r, acceptOpts{})
+		if p == nil {
+			return
+		}
+		defer s.Forget(p)
+		for {
+			_, msg, err := p.read(r.Context())
+			if err != nil {
+				onClose()
+				events <- fmt.Sprint("close ", s.im.closeCode(err))
+				return
+			}
+			events <- string(msg)
+		}
+	})
+	return srv.url("/feed"), events
+}
+
+// Drain: readiness 503 first, the Do under way completes, then close 1001.
+func TestDrainSaysGoingAway(t *testing.T) {
+	eachImpl(t, func(t *testing.T, im impl) {
+		testkit.AssertDrainGoesAway(t, func(t *testing.T, onClose func()) (string, <-chan string) { return drainSeen(t, im, onClose) }, start,
+			func(_ context.Context, c *websocket.Conn, text string) error {
+				return c.WriteMessage(websocket.TextMessage, []byte(text))
+			})
 	})
 }

@@ -39,11 +39,13 @@ type Conn struct {
 // returns f's error as is, or why f did not run.
 func (c *Conn) Do(ctx context.Context, f func(ctx context.Context, conn *pgx.Conn) error) error {
 	for {
-		conn, err := c.sup.Conn(ctx)
+		conn, release, err := c.sup.Acquire(ctx) // held: Drain waits for f
 		if err != nil {
 			return err
 		}
-		if ran, err := c.turnWith(ctx, conn, func() error { return c.run(ctx, conn, f) }); ran || err != nil {
+		ran, err := c.turnWith(ctx, conn, func() error { return c.run(ctx, conn, f) })
+		release()
+		if ran || err != nil {
 			return err
 		}
 	}

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -66,8 +67,9 @@ type PoolOptions struct {
 // concurrent use.
 type Pool struct {
 	lifecycle[*pgxpool.Pool]
-	sup *supervisor.Supervisor[*pgxpool.Pool]
-	c   *poolConnector
+	sup    *supervisor.Supervisor[*pgxpool.Pool]
+	c      *poolConnector
+	closed chan struct{} // closed when Run has closed the pool
 }
 
 // NewPool returns a Pool on dsn (see NewConn; the DSN may carry
@@ -103,7 +105,7 @@ func NewPool(dsn string, o PoolOptions) (*Pool, error) {
 	}
 	c.proven = sup.ReportSuccess
 	c.role.replace = func(err error) { sup.Invalidate(c.pool, err) }
-	return &Pool{lifecycle: adapt.Lift(sup), sup: sup, c: c}, nil
+	return &Pool{lifecycle: adapt.Lift(sup), sup: sup, c: c, closed: make(chan struct{})}, nil
 }
 
 // Run is the supervisor's Run, and then closes the pool: connections get
@@ -118,11 +120,28 @@ func (p *Pool) Run(ctx context.Context) error {
 	defer p.c.close() // when Run panics too
 	err := p.sup.Run(ctx)
 	p.c.close()
+	close(p.closed)
 	p.c.hooks.over.Store(true)
 	if h := p.c.hooks.panicked.Load(); h != nil {
 		panic(programs(h.value))
 	}
 	return err
+}
+
+// Drain is the supervisor's Drain (Do refused with ErrDraining, the Do
+// calls under way waited for), and returns once Run has closed the pool:
+// each connection said goodbye (Terminate).
+func (p *Pool) Drain(ctx context.Context) error {
+	err := p.sup.Drain(ctx)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-p.closed:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("postgres: drain: the pool's close cut short: %w", context.Cause(ctx))
+	}
 }
 
 // Stat returns the pool's statistics (pgxpool's, for metrics), or nil

@@ -34,10 +34,11 @@ var ErrNotReady = errors.New("pool not ready")
 // The error is f's or the acquire's, safe to log (see SafeError). Do
 // never calls f twice.
 func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool.Conn) error) error {
-	pool, conn, err := p.acquire(ctx)
+	pool, conn, release, err := p.acquire(ctx)
 	if err != nil {
 		return err
 	}
+	defer release() // after the connection's: Drain waits for it
 	defer conn.Release()
 	err = f(ctx, conn)
 	switch {
@@ -61,11 +62,11 @@ func (p *Pool) Do(ctx context.Context, f func(ctx context.Context, conn *pgxpool
 // acquire acquires a connection of the Connected pool. A call waiting for
 // one when the pool is found lost leaves (it would dial once pgxpool
 // destroyed the dead one it waited for), to wait again with WaitForReady.
-func (p *Pool) acquire(ctx context.Context) (*pgxpool.Pool, *pgxpool.Conn, error) {
+func (p *Pool) acquire(ctx context.Context) (*pgxpool.Pool, *pgxpool.Conn, func(), error) {
 	for {
-		pool, err := p.pool(ctx)
+		pool, release, err := p.pool(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		served := p.c.serving()
 		actx, stop := context.WithCancel(ctx)
@@ -73,13 +74,15 @@ func (p *Pool) acquire(ctx context.Context) (*pgxpool.Pool, *pgxpool.Conn, error
 		conn, err := pool.Acquire(actx)
 		unhook()
 		stop()
+		if err == nil {
+			return pool, conn, release, nil
+		}
+		release()
 		switch {
-		case err == nil:
-			return pool, conn, nil
 		case ctx.Err() != nil || served.Err() == nil:
-			return nil, nil, p.acquireFailed(ctx, pool, err)
+			return nil, nil, nil, p.acquireFailed(ctx, pool, err)
 		case !p.c.waitForReady:
-			return nil, nil, notReady(p.Status())
+			return nil, nil, nil, notReady(p.Status())
 		}
 	}
 }
@@ -100,24 +103,25 @@ func (p *Pool) acquireFailed(ctx context.Context, pool *pgxpool.Pool, err error)
 	return out
 }
 
-// pool returns the pool once Connected; see Do for the other states.
-func (p *Pool) pool(ctx context.Context) (*pgxpool.Pool, error) {
+// pool returns the pool once Connected, held until release (Drain waits
+// for it); see Do for the other states.
+func (p *Pool) pool(ctx context.Context) (pool *pgxpool.Pool, release func(), err error) {
 	for {
-		pool, err := p.sup.Conn(p.c.now) // at once: the pool when Connected
+		pool, release, err := p.sup.Acquire(p.c.now) // at once: the pool when Connected
 		switch {
 		case err == nil:
-			return pool, nil
-		case errors.Is(err, supervisor.ErrFailed) || errors.Is(err, supervisor.ErrStopped):
-			return nil, err
+			return pool, release, nil
+		case errors.Is(err, supervisor.ErrFailed) || errors.Is(err, supervisor.ErrStopped) || errors.Is(err, supervisor.ErrDraining):
+			return nil, nil, err
 		case p.c.waitForReady:
-			return p.sup.Conn(ctx)
+			return p.sup.Acquire(ctx)
 		}
 		st := p.Status()
 		if !firstAttempt(st) {
-			return nil, notReady(st)
+			return nil, nil, notReady(st)
 		}
 		if err := p.awaitFirst(ctx); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 }

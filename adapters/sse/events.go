@@ -21,7 +21,8 @@ type Event struct {
 // Events returns the events of the Client's streams, in the server's
 // order. A broken or paused stream is yielded once as an error, after
 // the events read before it; the next stream resumes after the last event
-// read, so a server that keeps history loses none and doubles none. The
+// read, so a server that keeps history loses none and doubles none (a
+// replacement, Replace or MaxConnectionAge, says supervisor.ErrSwitched). The
 // loop ends when ctx ends, or when the Client is done and what it read was
 // yielded; it never spins. Breaking out loses nothing: the next loop goes
 // on. Range from one goroutine at a time: two would split the stream.

@@ -31,6 +31,9 @@ func (l *library) Watch(ctx context.Context, s *stream, st *httpcore.State) erro
 	for {
 		err := l.read(ctx, s)
 		if ctx.Err() != nil {
+			if errors.Is(context.Cause(ctx), supervisor.ErrSwitched) { // a replacement: said once, before its events
+				l.feed.pushBreak(fmt.Errorf("sse: %w", supervisor.ErrSwitched))
+			}
 			return ctx.Err()
 		}
 		if !errors.Is(err, ErrBehind) {

@@ -57,6 +57,9 @@ func (l *library) Close(conn *websocket.Conn, st *httpcore.State) error {
 	if raw, ok := st.Lib.(net.Conn); ok {
 		_ = raw.SetDeadline(time.Now().Add(l.CloseTimeout))
 	}
+	if st.GoingAway() {
+		return conn.Close(websocket.StatusGoingAway, "")
+	}
 	return conn.Close(websocket.StatusNormalClosure, "")
 }
 

@@ -1,8 +1,10 @@
 package websocket_test
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -54,5 +56,34 @@ func TestWSSUsesTLS(t *testing.T) {
 		subscribeOnConnect(&o)
 		c := run(t, url, o, true)
 		return c, c.Stop
+	})
+}
+
+// drainSeen is testkit.DrainSeen with coder/websocket's server.
+func drainSeen(t *testing.T, onClose func()) (string, <-chan string) {
+	events := make(chan string, 16)
+	srv := startServer(t, func(s *server, w http.ResponseWriter, r *http.Request) {
+		c := s.accept(w, r)
+		if c == nil {
+			return
+		}
+		defer s.Forget(c)
+		for {
+			_, msg, err := c.Read(r.Context())
+			if err != nil {
+				onClose()
+				events <- fmt.Sprint("close ", int(websocket.CloseStatus(err)))
+				return
+			}
+			events <- string(msg)
+		}
+	})
+	return srv.url("/feed"), events
+}
+
+// Drain: readiness 503 first, the Do under way completes, then close 1001.
+func TestDrainSaysGoingAway(t *testing.T) {
+	testkit.AssertDrainGoesAway(t, drainSeen, start, func(ctx context.Context, c *websocket.Conn, text string) error {
+		return c.Write(ctx, websocket.MessageText, []byte(text))
 	})
 }

@@ -10,8 +10,8 @@ import (
 )
 
 // ReadyHandler answers a readiness probe (Kubernetes readinessProbe,
-// /readyz): 200 when every critical source of r is Connected and within
-// its MaxLag and not degraded, 503 otherwise, with a JSON body listing
+// /readyz): 200 when every critical source of r is Connected, not
+// draining, within its MaxLag and not degraded, 503 otherwise, with a JSON body listing
 // every source's name, state, criticality, counts, lag behind its feed
 // (items waiting and the oldest's age; lagging when over its MaxLag) and
 // degraded. With ?verbose=1 the body adds the last error, redacted, as
@@ -51,6 +51,7 @@ type sourceReport struct {
 	Lag                 *lagReport   `json:"lag,omitempty"`            // while items wait for the program
 	Lagging             bool         `json:"lagging,omitempty"`        // over its MaxLag: not ready
 	Degraded            bool         `json:"degraded,omitempty"`       // connected but unable to serve: not ready
+	Draining            bool         `json:"draining,omitempty"`       // shutting down (Drain): not ready
 	DegradedBy          string       `json:"degraded_error,omitempty"` // why, with ?verbose=1 only
 }
 
@@ -63,7 +64,7 @@ type lagReport struct {
 // last error, redacted, and when it happened.
 func reportOf(e health.Entry, verbose bool) sourceReport {
 	st := e.Status
-	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, ConsecutiveFailures: st.ConsecutiveFailures, Connects: st.Connects, Lagging: e.Lagging(), Degraded: e.Degraded != nil}
+	sr := sourceReport{Name: e.Name, Critical: e.Critical, State: st.State, Since: st.Since, ConsecutiveFailures: st.ConsecutiveFailures, Connects: st.Connects, Lagging: e.Lagging(), Degraded: e.Degraded != nil, Draining: e.Draining}
 	if e.Lag.Waiting > 0 {
 		sr.Lag = &lagReport{Waiting: e.Lag.Waiting, Oldest: e.Lag.Oldest.Seconds()}
 	}

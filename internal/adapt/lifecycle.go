@@ -24,3 +24,6 @@ func (l *Lifecycle[C]) Name() string                              { return l.s.N
 func (l *Lifecycle[C]) History() []health.Transition              { return l.s.History() }
 func (l *Lifecycle[C]) RetryNow()                                 { l.s.RetryNow() }
 func (l *Lifecycle[C]) Endpoints() []health.EndpointStatus        { return l.s.Endpoints() }
+func (l *Lifecycle[C]) Drain(ctx context.Context) error           { return l.s.Drain(ctx) }
+func (l *Lifecycle[C]) Draining() bool                            { return l.s.Draining() }
+func (l *Lifecycle[C]) Replace()                                  { l.s.Replace() }

@@ -129,7 +129,8 @@ func (c *connector[C]) Watch(ctx context.Context, conn C) error {
 	return ctx.Err()
 }
 
-// Close closes conn: politely (the library's close handshake, 1000) unless
+// Close closes conn: politely (the library's close handshake, 1000, or
+// 1001 going away while the supervisor drains) unless
 // it is known to be broken, and after the adapter's own reader, if any,
 // ended. Its error holds no secret.
 func (c *connector[C]) Close(conn C) error {
@@ -139,6 +140,7 @@ func (c *connector[C]) Close(conn C) error {
 		st.broken.Store(true)
 	}
 	st.polite.Store(!st.broken.Load())
+	st.away.Store(c.sup != nil && c.sup.Draining())
 	err := c.lib.Close(conn, st)
 	if st.readDone != nil {
 		<-st.readDone

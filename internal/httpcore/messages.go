@@ -27,20 +27,29 @@ type Reader[C comparable, M any] struct {
 // supervisor reconnects at once) and yielded once as an error, "<pkg>:
 // read: ..."; then the next connection's messages follow. A read that
 // fails because the supervisor's Close said goodbye is no failure, and one
-// that fails because ctx ended ends the loop: neither is yielded. The loop
-// ends when s.Conn fails (ctx ended, the supervisor stopped or gave up).
+// that fails because ctx ended ends the loop: neither is yielded; but a
+// goodbye of a replacement (Replace, MaxConnectionAge) is followed by one
+// error wrapping supervisor.ErrSwitched before the new connection's
+// messages. The loop ends when s.Conn fails (ctx ended, the supervisor
+// stopped, drains or gave up).
 //
 // One reader at a time: a loop that finds the connection read by another
 // (a second loop, the WriteOnly reader) yields ErrReaderBusy once and
 // ends. A ctx that ends during a read drops the connection.
 func (r Reader[C, M]) Messages(ctx context.Context, s *supervisor.Supervisor[C]) iter.Seq2[M, error] {
 	return func(yield func(M, error) bool) {
+		var zero M
+		var switched error // the goodbye came from a replacement when a connection follows
 		for {
 			conn, err := s.Conn(ctx)
 			if err != nil {
 				return
 			}
-			if !r.readAll(ctx, s, conn, yield) {
+			if switched != nil && !yield(zero, switched) {
+				return
+			}
+			var more bool
+			if more, switched = r.readAll(ctx, s, conn, yield); !more {
 				return
 			}
 		}
@@ -48,16 +57,17 @@ func (r Reader[C, M]) Messages(ctx context.Context, s *supervisor.Supervisor[C])
 }
 
 // readAll yields conn's messages until a read fails, and reports whether
-// the loop goes on to the next connection.
-func (r Reader[C, M]) readAll(ctx context.Context, s *supervisor.Supervisor[C], conn C, yield func(M, error) bool) bool {
+// the loop goes on to the next connection, and, when Close said goodbye,
+// what to yield should one follow (a replacement: ErrSwitched).
+func (r Reader[C, M]) readAll(ctx context.Context, s *supervisor.Supervisor[C], conn C, yield func(M, error) bool) (bool, error) {
 	var zero M
 	st := StateOf(conn) // kept: after Close, what the loop yields is masked all the same
 	if st == nil {
-		return true // closed a moment ago: the supervisor no longer hands it out
+		return true, nil // closed a moment ago: the supervisor no longer hands it out
 	}
 	if !st.readers.CompareAndSwap(0, 1) {
 		yield(zero, fmt.Errorf("%s: read: %w", st.Pkg, ErrReaderBusy))
-		return false
+		return false, nil
 	}
 	defer st.readers.Store(0)
 	if !r.DropsOnCtx {
@@ -74,20 +84,20 @@ func (r Reader[C, M]) readAll(ctx context.Context, s *supervisor.Supervisor[C], 
 		m, err := r.Read(ctx, conn, st)
 		if err != nil {
 			st.endRead()
-			if st.polite.Load() {
-				return true // Close said goodbye: s.Conn says the supervisor stopped
+			if st.polite.Load() { // Close said goodbye: s.Conn says whether the supervisor stopped
+				return true, fmt.Errorf("%s: %w", st.Pkg, supervisor.ErrSwitched)
 			}
 			err = st.readError(err, n)
 			if ctx.Err() != nil {
 				st.Fail(nil) // dropped: no goodbye
 				s.Invalidate(conn, err)
-				return false // the program ended the loop
+				return false, nil // the program ended the loop
 			}
 			s.Invalidate(conn, err)
-			return yield(zero, fmt.Errorf("%s: read: %w", st.Pkg, err))
+			return yield(zero, fmt.Errorf("%s: read: %w", st.Pkg, err)), nil
 		}
 		if !yield(m, nil) {
-			return false
+			return false, nil
 		}
 	}
 }

@@ -36,6 +36,7 @@ type State struct {
 	broken atomic.Bool           // found dead: Close drops it at once
 	why    atomic.Pointer[error] // why it was found dead, for the reader
 	polite atomic.Bool           // Close is saying goodbye: the reader's failure is no failure
+	away   atomic.Bool           // the goodbye is "going away" (1001): the supervisor drains
 
 	readers atomic.Int32 // 1 while a reader of the core owns the connection
 
@@ -85,6 +86,10 @@ func (st *State) Fail(why error) {
 
 // Polite reports whether Close says goodbye.
 func (st *State) Polite() bool { return st.polite.Load() }
+
+// GoingAway reports whether the goodbye is 1001, going away: the program
+// drains (supervisor.Drain) before it shuts down.
+func (st *State) GoingAway() bool { return st.away.Load() }
 
 // Readers reports whether a reader of the core owns the connection.
 func (st *State) Readers() bool { return st.readers.Load() > 0 }

@@ -69,15 +69,17 @@ func (r *Client) Call(ctx context.Context, method string, args, reply any) error
 		return fmt.Errorf("call %s: %w", method, err)
 	}
 	for {
-		client, err := r.sup.Conn(ctx)
+		client, release, err := r.sup.Acquire(ctx) // held: Drain waits for the reply
 		if err != nil {
 			return fmt.Errorf("call %s: %w", method, err)
 		}
 		s := r.c.session(client)
 		if s == nil {
-			continue // closed since Conn returned it: Conn will not return it again
+			release()
+			continue // closed since Acquire returned it: it is handed out no more
 		}
 		sent, err := r.call(ctx, s, method, args, reply)
+		release()
 		if err == nil {
 			return nil
 		}
