@@ -2,11 +2,13 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -58,7 +60,13 @@ func TestConnCallerDeadlinesLeaveTheHealthAlone(t *testing.T) {
 			return err
 		})
 		cancel()
-		if err != nil { // nil: on a loaded machine the cancel request may reach the server before the query, which then runs to its end
+		// nil: on a loaded machine the cancel request may reach the server
+		// before the query, which then runs to its end. And a cancel request
+		// is a signal the server delivers late under load: an earlier Do's
+		// may cancel this query before its own deadline, which then answers
+		// 57014 alone (seen beside two burners).
+		var pg *pgconn.PgError
+		if err != nil && !(errors.As(err, &pg) && pg.Code == "57014") {
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 		}
 	}
