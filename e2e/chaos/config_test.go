@@ -1,6 +1,7 @@
 package chaos
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,33 +52,51 @@ var (
 	detectBound = pingInterval + 2*pingTimeout + 500*time.Millisecond
 )
 
-// quietLogin is about what a SCRAM login over loopback takes under -race
-// on an idle 2-core machine; calibrate compares the slowest of three
-// with it.
-const quietLogin = 250 * time.Millisecond
+// quietLogins is about what the slowest of calibrateLogins concurrent
+// SCRAM logins over loopback takes under -race on an idle 2-core
+// machine; calibrate compares what it measures with it.
+const (
+	calibrateLogins = 8
+	quietLogins     = 400 * time.Millisecond
+)
 
-// calibrate times three logins to c and, if the slowest took longer than
-// quietLogin, stretches the bounds above by that ratio (at most 4x): a
-// login under -race beside two CPU burners took 0.7-1.8s, more than a
-// Pool's ping timeout, and every Pool subject then failed the recovery
-// rule although nothing was wrong. It returns the factor and the slowest
-// login, for the log.
+// calibrate makes calibrateLogins logins to c at once, twice, and if the
+// slowest took longer than quietLogins, stretches the bounds above by
+// that ratio (at most 4x): a login under -race beside two CPU burners
+// took 0.7-1.8s, more than a Pool's ping timeout, and every Pool subject
+// then failed the recovery rule although nothing was wrong. Logins made
+// one at a time measured the machine before the run's own load (151ms,
+// then every subject starved): concurrent ones come nearer to it. It
+// returns the factor and the slowest login, for the log.
 func calibrate(t testing.TB, c *pgtest.Cluster) (float64, time.Duration) {
-	var slowest time.Duration
-	for range 3 {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		start := time.Now()
-		conn, err := pgx.Connect(ctx, c.DSN("application_name", "redial-chaos-calibrate"))
-		took := time.Since(start)
-		if err != nil {
-			cancel()
-			t.Fatalf("calibrate: %v", err)
+	var (
+		mu      sync.Mutex
+		slowest time.Duration
+		failed  error
+	)
+	for range 2 {
+		var wg sync.WaitGroup
+		for range calibrateLogins {
+			wg.Go(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				start := time.Now()
+				conn, err := pgx.Connect(ctx, c.DSN("application_name", "redial-chaos-calibrate"))
+				took := time.Since(start)
+				if err == nil {
+					_ = conn.Close(ctx)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				slowest, failed = max(slowest, took), cmp.Or(failed, err)
+			})
 		}
-		_ = conn.Close(ctx)
-		cancel()
-		slowest = max(slowest, took)
+		wg.Wait()
 	}
-	f := min(max(float64(slowest)/float64(quietLogin), 1), 4)
+	if failed != nil {
+		t.Fatalf("calibrate: %v", failed)
+	}
+	f := min(max(float64(slowest)/float64(quietLogins), 1), 4)
 	for _, d := range []*time.Duration{&connectTimeout, &pingTimeout, &rtTimeout, &loginBound, &overlapGrace, &stopBound, &recoverMargin} {
 		*d = time.Duration(float64(*d) * f)
 	}

@@ -32,8 +32,8 @@ func build(t *testing.T, cfg config) *suite {
 	s := &suite{cfg: cfg, v: v, live: newLiveCounter(v)}
 	s.cluster = startCluster(t)
 	f, slowest := calibrate(t, s.cluster)
-	announce(t, fmt.Sprintf("chaos: timings x%.2f (slowest of three logins %v, quiet %v): ping timeout %v, recovery margin %v",
-		f, slowest.Round(time.Millisecond), quietLogin, pingTimeout, recoverMargin))
+	announce(t, fmt.Sprintf("chaos: timings x%.2f (slowest of %d concurrent logins %v, quiet %v): ping timeout %v, recovery margin %v",
+		f, calibrateLogins, slowest.Round(time.Millisecond), quietLogins, pingTimeout, recoverMargin))
 	s.helper = helperPool(t, s.cluster)
 	var wsServers []*wsServer
 	for k := range cfg.mix.wsServers {
