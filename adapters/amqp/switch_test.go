@@ -109,3 +109,57 @@ func TestReplaceMovesTheConsumerAndLosesNothing(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ok, "an acked message is still queued: %s", left.Body)
 }
+
+// MaxConnectionAge replaces the connection on its own while a stream is
+// consumed: each replacement is one ErrSwitched, never ErrMissed, and
+// every message is acked.
+func TestMaxConnectionAgeMovesTheConsumer(t *testing.T) {
+	const n = 1500
+	b := rabbit.Get(t)
+	q := queueName(t)
+	o := amqp.Options{Topology: declare(q), Prefetch: 16}
+	o.Supervisor.MaxConnectionAge, o.Supervisor.MaxConnectionAgeJitter = 500*time.Millisecond, 100*time.Millisecond
+	c := newClient(t, b.URL(), o)
+	connected(t, run(t, c))
+	ctx := ctxFor(t, time.Minute)
+	published := make(chan error, 1)
+	pub := b.Channel(t)
+	go func() {
+		for i := range n {
+			if err := pub.PublishWithContext(ctx, "", q, false, false, persistent(strconv.Itoa(i))); err != nil {
+				published <- err
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+		published <- nil
+	}()
+	seen := make([]bool, n)
+	var distinct, switches int
+	for d, err := range c.Deliveries(ctx, q) {
+		if err != nil {
+			require.ErrorIs(t, err, supervisor.ErrSwitched)
+			require.NotErrorIs(t, err, amqp.ErrMissed)
+			switches++
+		} else {
+			i, aerr := strconv.Atoi(string(d.Body))
+			require.NoError(t, aerr)
+			if seen[i] {
+				assert.True(t, d.Redelivered, "message %d delivered twice, the second time not as a redelivery", i)
+			} else {
+				distinct++
+			}
+			seen[i] = true
+			require.NoError(t, d.Ack(false))
+		}
+		if distinct == n && switches >= 3 {
+			break
+		}
+	}
+	require.NoError(t, <-published)
+	assert.Equal(t, n, distinct)
+	replaced := int(c.Status().Connects) - 1
+	t.Logf("%d messages, %d replacements by age, %d switches yielded", n, replaced, switches)
+	assert.GreaterOrEqual(t, switches, 3)
+	assert.Contains(t, []int{switches, switches + 1}, replaced, "one ErrSwitched per replacement (one may be under way)")
+}
