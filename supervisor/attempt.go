@@ -222,13 +222,17 @@ func (h *hand[C]) attemptFailed() {
 		return
 	}
 	now := time.Now()
-	e, d := s.policy.Failed(int(s.endpoint), err, now)
+	at := int(s.endpoint)
+	e, d := s.policy.Failed(at, err, now)
 	s.noteEndpoints(now)
 	s.endpoint = int32(e)
 	h.next = now.Add(d.Wait)
 	s.rest(now.Add(d.Rest))
 	s.set(&transition{at: now, state: health.Backoff, err: err, next: h.next, failed: true, delay: &d})
 	h.log(evAttemptFailed, &d, 0)
+	if d.Ejected > 0 {
+		h.logEndpoint(at, d.Ejected, now)
+	}
 }
 
 // connected publishes the new connection and hands it to Run.
@@ -236,11 +240,14 @@ func (h *hand[C]) connected() {
 	var zero C
 	s := h.s
 	s.failures = 0
-	s.policy.Connected(int(s.endpoint))
+	recovered := s.policy.Connected(int(s.endpoint))
 	now := s.aging()
 	s.noteEndpoints(now)
 	s.set(&transition{at: now, state: health.Connected, connect: true})
 	s.armFailBack(h.held, now) // once ready: its timer checks that
 	h.log(evConnected, nil, 0)
+	if recovered {
+		h.logEndpoint(int(s.endpoint), 0, now)
+	}
 	h.conn, h.held = h.held, zero
 }

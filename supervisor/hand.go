@@ -164,6 +164,19 @@ func (h *hand[C]) log(ev event, d *policy.Delay, uptime time.Duration) {
 	}
 }
 
+// logEndpoint writes the record of endpoint i's ejection for ejected, or,
+// for 0, of its return to health, when a Logger is set.
+//
+//go:noinline
+func (h *hand[C]) logEndpoint(i int, ejected time.Duration, now time.Time) {
+	if h.s.logs == nil {
+		return
+	}
+	h.in = inLogger
+	h.s.writeEndpointLog(i, ejected, now)
+	h.in = ""
+}
+
 // attemptError classifies err and says which step failed, and whether it
 // was the attempt's timeout; the result is redacted, as Status shows it.
 func (h *hand[C]) attemptError(step string, err error) error {

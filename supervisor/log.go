@@ -24,6 +24,7 @@ const (
 	LogEndpoint            = "endpoint"             // the endpoint in use, with several
 	LogOutage              = "outage"               // connected after a loss or failures: since the loss, or since Run began
 	LogAttempts            = "attempts"             // connected after a loss or failures: the attempts it took, this one included
+	LogEjectedFor          = "ejected_for"          // an endpoint ejected: for how long
 )
 
 // Repeated identical failures are logged at Warn this many times in a row,
@@ -143,6 +144,18 @@ func (s *Supervisor[C]) writeLog(ev event, d *policy.Delay, uptime time.Duration
 		}
 	}
 	s.logs.logger.LogAttrs(context.Background(), level, msg, attrs...)
+}
+
+// writeEndpointLog logs endpoint i's ejection for ejected (Warn, with its
+// consecutive failures), or, for 0, its return to health (Info).
+func (s *Supervisor[C]) writeEndpointLog(i int, ejected time.Duration, now time.Time) {
+	attrs := []slog.Attr{slog.String(LogName, s.status.Name), slog.String(LogEndpoint, s.text(s.eps.names[i]))}
+	if ejected <= 0 {
+		s.logs.logger.LogAttrs(context.Background(), slog.LevelInfo, "endpoint healthy again", attrs...)
+		return
+	}
+	attrs = append(attrs, slog.Int(LogConsecutiveFailures, s.policy.Endpoint(i, now).Failures), slog.Duration(LogEjectedFor, ejected))
+	s.logs.logger.LogAttrs(context.Background(), slog.LevelWarn, "endpoint ejected", attrs...)
 }
 
 // logCloseError logs a failed Close at Debug: the connection is gone either way.

@@ -11,7 +11,7 @@ import (
 )
 
 // ErrSwitched is yielded once by a feed's iterator (websocket, gorilla:
-// Messages) when its connection was replaced make-before-break (Replace,
+// Messages; sse: Events; amqp: Deliveries) when its connection was replaced make-before-break (Replace,
 // MaxConnectionAge): what follows comes over the new connection, so a
 // program that tracks a position resyncs. Nothing was lost by the
 // supervisor; the server may send again what the old one carried.

@@ -11,6 +11,7 @@ import (
 	amqp091 "github.com/rabbitmq/amqp091-go"
 
 	"github.com/redial-go/redial/internal/opterr"
+	"github.com/redial-go/redial/supervisor"
 )
 
 // Delivery is amqp091's, with Ack, Nack and Reject that say
@@ -66,6 +67,12 @@ func (e *consumeError) Unwrap() error { return e.err }
 // queue named (errors.As finds the *amqp091.Error), and costs the
 // connection, so that Topology runs again; never the supervisor.
 //
+// On a replacement (Replace, MaxConnectionAge) the consumer is cancelled
+// (basic.cancel) as soon as the new connection is live: the deliveries
+// already received are yielded and acked on the old channel, then one
+// error wrapping supervisor.ErrSwitched, not ErrMissed, comes before the
+// new connection's deliveries.
+//
 // The loop ends when ctx ends or the supervisor stops or gives up; it
 // never spins. Ending it closes the consumer's channel: what was not
 // acked is requeued. Drain cancels the consumer (basic.cancel), yields
@@ -77,7 +84,7 @@ func (c *Client) Deliveries(ctx context.Context, queue string) iter.Seq2[Deliver
 			yield(Delivery{}, opterr.New(pkg, "queue", nil, "empty (the default queue name means the last one declared on the channel)"))
 			return
 		}
-		var missed error // why the consumer was started again, once the new one is up
+		var missed error // why the consumer was started again (or switched), once the new one is up
 		for {
 			conn, release, err := c.sup.Acquire(ctx) // held: Drain waits for the consumer's end
 			if err != nil {
@@ -113,13 +120,18 @@ func (c *Client) consumeOn(ctx context.Context, conn *amqp091.Connection, queue 
 		k.close()
 		return false
 	}
-	stop := k.cancelOn(c.draining)
-	why, more := k.run(ctx, yield)
-	stop()
+	stop := c.watchConsumer(k, conn)
+	more := k.run(ctx, yield)
+	stop() // the watch's cancel, if any, is over: its flags are final
 	k.close()
-	if !more {
+	switch {
+	case !more || k.cancelled.Load():
 		return false
+	case k.switched.Load():
+		*missed = fmt.Errorf("amqp: queue %q: consumer moved to the new connection: %w", queue, supervisor.ErrSwitched)
+		return true
 	}
+	why := k.why()
 	if reason := c.gone(ctx, l); reason != nil {
 		why = reason // the connection's: the channel's says less
 	}
@@ -168,6 +180,7 @@ type consumer struct {
 	closes     chan *amqp091.Error
 	cancels    chan string
 	cancelled  atomic.Bool // by a drain
+	switched   atomic.Bool // by a replacement, its cancel answered
 }
 
 // consume starts a consumer of queue on conn.
@@ -191,41 +204,62 @@ func (c *Client) consume(conn *amqp091.Connection, queue string) (*consumer, err
 // consumers numbers the consumer tags, which Cancel needs.
 var consumers atomic.Uint64
 
-// cancelOn cancels the consumer (basic.cancel) once drain is closed, at
-// once, even while the program handles a delivery; stop ends the watch.
-func (k *consumer) cancelOn(drain <-chan struct{}) (stop func()) {
+// watchConsumer cancels k (basic.cancel) at once, even while the program
+// handles a delivery: on a drain, or once the supervisor hands out a new
+// connection while conn is still open (a replacement). stop ends the
+// watch, a cancel under way included.
+func (c *Client) watchConsumer(k *consumer, conn *amqp091.Connection) (stop func()) {
 	done := make(chan struct{})
 	over := make(chan struct{})
 	go func() {
 		defer close(over)
-		select {
-		case <-drain:
-			k.cancelled.Store(true)
-			_ = k.ch.Cancel(k.tag, false) // an error: the channel is gone, its unacked deliveries requeued
-		case <-done:
+		states, unsubscribe := c.sup.Subscribe()
+		defer unsubscribe()
+		for {
+			select {
+			case <-c.draining:
+				k.cancelled.Store(true)
+				_ = k.ch.Cancel(k.tag, false) // an error: the channel is gone, its unacked deliveries requeued
+				return
+			case _, ok := <-states:
+				if ok && !c.replaced(conn) {
+					continue
+				}
+				if ok && k.ch.Cancel(k.tag, false) == nil { // answered: the old channel still acks
+					k.switched.Store(true)
+				}
+				return
+			case <-done:
+				return
+			}
 		}
 	}()
 	return func() { close(done); <-over }
 }
 
-// run yields the consumer's deliveries until it ends (why, and true) or
-// the program's loop does (false); after a drain's cancel, once what was
-// received is yielded, it ends the loop.
-func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) (error, bool) {
+// replaced reports whether the supervisor hands out a connection other
+// than conn.
+func (c *Client) replaced(conn *amqp091.Connection) bool {
+	now, cancel := context.WithCancel(context.Background())
+	cancel() // no waiting: the live connection or nothing
+	live, err := c.sup.Conn(now)
+	return err == nil && live != conn
+}
+
+// run yields the consumer's deliveries until they end (true) or the
+// program's loop does (false).
+func (k *consumer) run(ctx context.Context, yield func(Delivery, error) bool) bool {
 	for {
 		select {
 		case d, ok := <-k.deliveries:
-			if !ok && k.cancelled.Load() {
-				return nil, false
-			}
 			if !ok {
-				return k.why(), true
+				return true
 			}
 			if !yield(Delivery{d}, nil) {
-				return nil, false
+				return false
 			}
 		case <-ctx.Done():
-			return nil, false
+			return false
 		}
 	}
 }

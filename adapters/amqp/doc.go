@@ -12,7 +12,7 @@
 //	go c.Run(ctx)
 //	for d, err := range c.Deliveries(ctx, "jobs") {
 //		if err != nil {
-//			log.Print(err) // amqp.ErrMissed after a reconnect: unacked deliveries come again
+//			log.Print(err) // amqp.ErrMissed after a reconnect, supervisor.ErrSwitched after a Replace
 //			continue
 //		}
 //		handle(d.Body)

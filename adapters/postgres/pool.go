@@ -61,7 +61,9 @@ type PoolOptions struct {
 
 // Pool supervises one *pgxpool.Pool, which stays the same for the Pool's
 // whole life: Conn (the supervisor's) returns it once Connected; Do runs a
-// query on it and tells the Pool what the query proved. The health says
+// query on it and tells the Pool what the query proved. Replace and
+// MaxConnectionAge renew its connections: the idle ones are closed and a
+// fresh one pinged, those in use are closed once released. The health says
 // whether the pool can serve: Connected while its pings and Do's queries
 // work, Backoff while it can serve none (see Do). Its methods are safe for
 // concurrent use.

@@ -29,6 +29,7 @@ type poolConnector struct {
 	suspect           chan struct{} // capacity 1: a caller gave up on a query; Watch pings soon
 	current           atomic.Int32  // with several hosts, the endpoint every dial goes to
 	started           atomic.Bool   // Run was called
+	renew             atomic.Bool   // a replacement is due: the next Connect resets the pool
 	closed            sync.Once
 	proven            func() // the supervisor's ReportSuccess: wakes a Backoff wait
 	waitForReady      bool
@@ -93,9 +94,13 @@ func (c *poolConnector) keepCurrent(cfg *pgxpool.Config) {
 	}
 }
 
-// Connect makes the pool (on the first attempt) and pings it.
+// Connect makes the pool (on the first attempt) and pings it. A
+// replacement's resets it first: the ping dials a fresh connection.
 func (c *poolConnector) Connect(ctx context.Context) (*pgxpool.Pool, error) {
 	c.raise()
+	if c.renew.Swap(false) && c.pool != nil {
+		c.pool.Reset() // idle connections closed now, those in use once released
+	}
 	if c.pool == nil {
 		p, err := pgxpool.NewWithConfig(ctx, c.cfg)
 		if err != nil {
@@ -174,6 +179,7 @@ func (c *poolConnector) Watch(ctx context.Context, p *pgxpool.Pool) error {
 		select {
 		case <-ctx.Done():
 			c.raise()
+			c.renew.Store(errors.Is(context.Cause(ctx), supervisor.ErrSwitched))
 			return nil
 		case <-c.hooks.crashed:
 			c.raise()

@@ -75,14 +75,16 @@ func newEjector(c Config, n int) *ejector {
 
 // failed counts a failed attempt on endpoint i at now, ejecting it at the
 // threshold; a probe that failed (its count is past it) ejects it again.
-func (e *ejector) failed(i int, now time.Time) {
+// It returns the ejection's length; 0: not ejected.
+func (e *ejector) failed(i int, now time.Time) time.Duration {
 	ep := &e.eps[i]
 	ep.failures++
 	if e.after == 0 || ep.failures < e.after {
-		return
+		return 0
 	}
 	ep.ejections++
-	ep.until, ep.since = now.Add(e.draw(ep.ejections)), now
+	d := e.draw(ep.ejections)
+	ep.until, ep.since = now.Add(d), now
 	// Never every endpoint at once: the one ejected longest ago goes back
 	// to probing (Envoy's max_ejection_percent, at n-1).
 	oldest := -1
@@ -91,7 +93,7 @@ func (e *ejector) failed(i int, now time.Time) {
 			continue
 		}
 		if !e.eps[j].until.After(now) {
-			return
+			return d
 		}
 		if oldest < 0 || e.eps[j].since.Before(e.eps[oldest].since) {
 			oldest = j
@@ -100,6 +102,7 @@ func (e *ejector) failed(i int, now time.Time) {
 	if oldest >= 0 {
 		e.eps[oldest].until = now
 	}
+	return d
 }
 
 // draw returns the k-th consecutive ejection's length: Base doubled per

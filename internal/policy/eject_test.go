@@ -142,3 +142,21 @@ func TestPreferFirstGoesBackToEndpointZero(t *testing.T) {
 	assert.Equal(t, t0.Add(time.Minute), p.FailBackAt(1, t0), "not while it rests")
 	assert.True(t, ejecting(t, 5, false).FailBackAt(1, t0).IsZero(), "no PreferFirst: none")
 }
+
+// The decision that ejects an endpoint says for how long (Delay.Ejected),
+// the others say 0; a connection on an endpoint that was ejected reports
+// it healthy again, once.
+func TestTheEjectionAndTheRecoveryAreReported(t *testing.T) {
+	p := ejecting(t, 5, false)
+	for range 2 {
+		_, d := p.Failed(0, errReset, t0)
+		assert.Zero(t, d.Ejected)
+		assert.False(t, p.Connected(1), "never ejected")
+	}
+	_, d := p.Failed(0, errReset, t0)
+	assert.Equal(t, p.Endpoint(0, t0).Until.Sub(t0), d.Ejected)
+	assert.Positive(t, d.Ejected)
+	assert.False(t, p.Connected(1))
+	assert.True(t, p.Connected(0), "healthy again")
+	assert.False(t, p.Connected(0), "said once")
+}

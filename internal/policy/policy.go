@@ -71,6 +71,9 @@ type Delay struct {
 	// RetryNow) lasts that long at least, though the backoff set its
 	// length. 0 when it does not rest.
 	Rest time.Duration
+	// Ejected is how long the failed endpoint is ejected from now, when
+	// this failure ejected it (again); 0 otherwise.
+	Ejected time.Duration
 }
 
 // Policy decides where and when a supervisor makes its next attempt. It
@@ -232,13 +235,16 @@ func (p *Policy) Start() {
 
 // Connected ends the round: a connection was made on endpoint i, which
 // is healthy. Whether it ended the outage is known when it is lost: one
-// that lived StableAfter did.
-func (p *Policy) Connected(i int) {
+// that lived StableAfter did. It reports whether i had been ejected:
+// healthy again.
+func (p *Policy) Connected(i int) (recovered bool) {
 	if p.ej != nil && i >= 0 && i < p.n {
+		recovered = p.ej.eps[i].ejections > 0
 		p.ej.eps[i] = ejection{}
 	}
 	clear(p.failed)
 	p.loss = false
+	return recovered
 }
 
 // Failed returns the endpoint of the next attempt and the wait before it,
@@ -267,25 +273,25 @@ func (p *Policy) next(i int, err error, now time.Time, count bool) (int, Delay) 
 	if p.since.IsZero() { // the first failure: the outage begins
 		p.since = now
 	}
-	var hint time.Duration
+	var hint, ejected time.Duration
 	if h, ok := backoff.RetryAfterHint(err); ok {
 		hint = min(h, p.maxHint)
 		p.rest[i] = now.Add(hint)
 	} else if count && p.ej != nil {
-		p.ej.failed(i, now)
+		ejected = p.ej.failed(i, now)
 	}
 	p.failed[i] = true
 	if j := p.pick(i, now, true, true); j >= 0 { // the round goes on: the next endpoint at once
-		return j, Delay{Wait: draw(p.ej.spread), Reason: ReasonFailover, Hint: hint}
+		return j, Delay{Wait: draw(p.ej.spread), Reason: ReasonFailover, Hint: hint, Ejected: ejected}
 	}
 	if next, d, ok := p.hintedRound(i, now); ok { // see hintedRound
-		d.Hint = hint
+		d.Hint, d.Ejected = hint, ejected
 		clear(p.failed)
 		p.loss = false
 		return next, d
 	}
 	d := p.roundDelay(now)
-	d.Hint = hint
+	d.Hint, d.Ejected = hint, ejected
 	clear(p.failed)
 	p.loss = false
 	// The next round starts with the first endpoint after i that rests no
