@@ -100,7 +100,11 @@ func TestNoDialStormDuringAnOutage(t *testing.T) {
 			// backend behind a reset may live on): at most one per
 			// connection the kind had, however many callers, so counted
 			// apart. A failed startup sends none (see below).
-			assert.LessOrEqual(t, accepts-cancels, int64(attempts)+2, "the callers dialed during the outage")
+			// Until the first failed query marks the pool down, a caller
+			// may dial once per connection slot (maxConns): 6-7 dials for
+			// 1-2 attempts under load. A storm is one dial per call:
+			// hundreds in this outage.
+			assert.LessOrEqual(t, accepts-cancels, int64(attempts)+maxConns+2, "the callers dialed during the outage")
 			assert.LessOrEqual(t, cancels, int64(maxConns), "more cancel requests than connections open at the cut")
 			assert.Positive(t, attempts, "the supervisor made no attempt in the outage")
 		})
