@@ -59,9 +59,17 @@ func lifecycleSection(b *strings.Builder) error {
 	return nil
 }
 
-// command writes args as the go command a reader runs, with env before it.
+// command writes args as the go command a reader runs in a shell, with
+// env before it.
 func command(env []string, args []string) string {
-	return strings.TrimSpace(strings.Join(env, " ") + " go " + strings.Join(args, " "))
+	words := append(append([]string{}, env...), "go")
+	for _, a := range args {
+		if strings.ContainsAny(a, "|$*?()[]{}<>&; '\"") {
+			a = "'" + a + "'"
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
 }
 
 var (
@@ -83,10 +91,10 @@ func (s *span) add(v float64) {
 	s.lo, s.hi = min(s.lo, v), max(s.hi, v)
 }
 
-// ms writes a span of milliseconds: "8.2 ms", "1.6-1.9 ms", "10-21 ms".
+// ms writes a span of milliseconds: "8.2 ms", "1.6-1.9 ms", "9-21 ms".
 func (s span) ms() string {
 	f := func(v float64) string {
-		if v >= 10 {
+		if v >= 10 || v == math.Trunc(v) {
 			return strconv.FormatFloat(v, 'f', 0, 64)
 		}
 		return strconv.FormatFloat(v, 'f', 1, 64)
@@ -190,7 +198,7 @@ func drainFigures(logs []testLog) (drainRuns, error) {
 }
 
 func drainTable(b *strings.Builder, d drainRuns) {
-	fmt.Fprintf(b, "**Drain** (issue 29 item 3; `%s` %s, loopback, RabbitMQ and PostgreSQL started by the tests, %d runs). ", command(nil, drainArgs), where(rootDir), d.runs)
+	fmt.Fprintf(b, "**Drain** (issue 29 item 3; `%s` %s, loopback, RabbitMQ and PostgreSQL started by the tests, %d runs; `-json` gives benchreport each line's test, `-v` in its place prints the same lines). ", command(nil, drainArgs), where(rootDir), d.runs)
 	fmt.Fprintf(b, "Each test asserts that readiness answers 503 from Drain's first instant (the WebSocket tests also read the probe while the server reads the close: 503), that new work is refused with ErrDraining, and the goodbye the server saw; every run passed. ")
 	fmt.Fprintf(b, "The work under way completes and Run is Stopped this long after it returned (least-most over the runs):\n\n")
 	fmt.Fprintf(b, "| adapter | the work under way | Stopped after it returned | goodbye the server saw |\n|---|---|---|---|\n")
@@ -257,8 +265,8 @@ func sweepTable(b *strings.Builder, cells map[[2]string]sweepCell, fleet []strin
 	}
 	def10, def1m := cells[[2]string{"10s", "2"}], cells[[2]string{"1m0s", "2"}]
 	fmt.Fprintf(b, "\nA fleet that connected together stays together by as much as the jitter leaves: the first generation falls within [age - jitter, age], so its busiest second is about N/jitter against a mean of N/(age - jitter/2), (age - jitter/2)/jitter times the mean; only a jitter of at least 0.4 x age keeps that within 2x, hence age/2 (1.5x; connections then live 0.75 x age on average). ")
-	fmt.Fprintf(b, "The rest is noise: a second's count varies by about its square root, ±%.1f at a 1-minute age's mean of %.3g/s, so its busiest second is %.2fx where 10 s ages give %.2fx. ",
-		math.Sqrt(def1m.mean), def1m.mean, def1m.ratio, def10.ratio)
+	fmt.Fprintf(b, "Above 1.5x is noise, a second's count varying by about its square root: ±%.1f (%.0f%%) at 10 s ages' mean of %.3g/s, ±%.1f (%.0f%%) at a 1-minute age's %.3g/s, hence the default row's %.2fx and %.2fx. ",
+		math.Sqrt(def10.mean), 100/math.Sqrt(def10.mean), def10.mean, math.Sqrt(def1m.mean), 100/math.Sqrt(def1m.mean), def1m.mean, def10.ratio, def1m.ratio)
 	fmt.Fprintf(b, "`TestMaxConnectionAgeSpreadsAFleet` (`%s` %s) holds the 10 s row under 2x; in this run mean %s/s, busiest second %s (%sx).\n\n", command(nil, fleetArgs), where(rootDir), fleet[1], fleet[2], fleet[3])
 }
 
