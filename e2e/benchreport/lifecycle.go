@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -25,6 +26,10 @@ var (
 // Drain waits for and says, how MaxConnectionAgeJitter spreads a fleet's
 // replacements, and a feed replaced by age losing nothing.
 func lifecycleSection(b *strings.Builder) error {
+	load := "unknown"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Fields(string(b) + " ?")[0]
+	}
 	var logs [4][]testLog
 	for i, c := range []struct {
 		dir       string
@@ -53,7 +58,7 @@ func lifecycleSection(b *strings.Builder) error {
 		return err
 	}
 	fmt.Fprintf(b, "## Drain and make-before-break\n\n")
-	drainTable(b, d)
+	drainTable(b, d, load)
 	sweepTable(b, sweep, fleet[0])
 	feedText(b, f)
 	return nil
@@ -81,17 +86,20 @@ var (
 )
 
 // span is the least and the most of a figure over runs.
-type span struct{ lo, hi float64 }
-
-func (s *span) add(v float64) {
-	if s.lo == 0 && s.hi == 0 {
-		s.lo, s.hi = v, v
-		return
-	}
-	s.lo, s.hi = min(s.lo, v), max(s.hi, v)
+type span struct {
+	lo, hi float64
+	vs     []float64
 }
 
-// ms writes a span of milliseconds: "8.2 ms", "1.6-1.9 ms", "9-21 ms".
+func (s *span) add(v float64) {
+	if len(s.vs) == 0 {
+		s.lo, s.hi = v, v
+	}
+	s.lo, s.hi, s.vs = min(s.lo, v), max(s.hi, v), append(s.vs, v)
+}
+
+// ms writes a span of milliseconds, its median first: "8.2 ms",
+// "1.7 ms (1.6-1.9)", "12 ms (9-21)".
 func (s span) ms() string {
 	f := func(v float64) string {
 		if v >= 10 || v == math.Trunc(v) {
@@ -102,7 +110,7 @@ func (s span) ms() string {
 	if f(s.lo) == f(s.hi) {
 		return f(s.lo) + " ms"
 	}
-	return f(s.lo) + "-" + f(s.hi) + " ms"
+	return f(medianOf(s.vs)) + " ms (" + f(s.lo) + "-" + f(s.hi) + ")"
 }
 
 // count writes a span of counts: "8" or "7-8".
@@ -197,10 +205,12 @@ func drainFigures(logs []testLog) (drainRuns, error) {
 	return d, nil
 }
 
-func drainTable(b *strings.Builder, d drainRuns) {
-	fmt.Fprintf(b, "**Drain** (issue 29 item 3; `%s` %s, loopback, RabbitMQ and PostgreSQL started by the tests, %d runs; `-json` gives benchreport each line's test, `-v` in its place prints the same lines). ", command(nil, drainArgs), where(rootDir), d.runs)
+// drainTable writes the drain tests' figures; load is the machine's
+// 1-minute load average when they began.
+func drainTable(b *strings.Builder, d drainRuns, load string) {
+	fmt.Fprintf(b, "**Drain** (issue 29 item 3; `%s` %s, loopback, RabbitMQ and PostgreSQL started by the tests, %d runs, the 1-minute load average %s when they began; `-json` gives benchreport each line's test, `-v` in its place prints the same lines). ", command(nil, drainArgs), where(rootDir), d.runs, load)
 	fmt.Fprintf(b, "Each test asserts that readiness answers 503 from Drain's first instant (the WebSocket tests also read the probe while the server reads the close: 503), that new work is refused with ErrDraining, and the goodbye the server saw; every run passed. ")
-	fmt.Fprintf(b, "The work under way completes and Run is Stopped this long after it returned (least-most over the runs):\n\n")
+	fmt.Fprintf(b, "The work under way completes and Run is Stopped this long after it returned (the median, and the least and most, over the runs):\n\n")
 	fmt.Fprintf(b, "| adapter | the work under way | Stopped after it returned | goodbye the server saw |\n|---|---|---|---|\n")
 	fmt.Fprintf(b, "| websocket (coder) | a Do writing a message, released %s after the drain began | %s | the message, then close 1001 |\n", d.wsReleased.ms(), d.ws.ms())
 	fmt.Fprintf(b, "| gorilla (gorilla and coder servers) | the same | %s | the message, then close 1001 |\n", d.gorilla.ms())

@@ -35,13 +35,13 @@ func TestLifecycleDrainTable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, d.runs)
 	var b strings.Builder
-	drainTable(&b, d)
+	drainTable(&b, d, "5.93")
 	out := b.String()
 	assert.Contains(t, out, "| websocket (coder) | a Do writing a message, released 206 ms after the drain began | 8.2 ms | the message, then close 1001 |\n")
-	assert.Contains(t, out, "| gorilla (gorilla and coder servers) | the same | 2.1-4.8 ms |")
+	assert.Contains(t, out, "| gorilla (gorilla and coder servers) | the same | 3.4 ms (2.1-4.8) |")
 	assert.Contains(t, out, "| amqp | a Deliveries loop, 8 deliveries in its prefetch (8 yielded and acked after the drain began) | 9 ms after the drain began | consumer count 0 while the connection is open; 40 of 40 messages acked or requeued |\n")
-	assert.Contains(t, out, "| postgres Conn, Pool (2 connections) | `select pg_sleep(0.3)` | 0.5-1.0 ms |")
-	assert.Contains(t, out, "1 runs;")
+	assert.Contains(t, out, "| postgres Conn, Pool (2 connections) | `select pg_sleep(0.3)` | 0.7 ms (0.5-1.0) |")
+	assert.Contains(t, out, "1 runs, the 1-minute load average 5.93 when they began;")
 
 	// A second run: spans, and the fewest messages kept of any run.
 	more := drainOut + "\n" + strings.Join([]string{
@@ -56,12 +56,12 @@ func TestLifecycleDrainTable(t *testing.T) {
 	d, err = drainFigures(testLogs(more))
 	require.NoError(t, err)
 	b.Reset()
-	drainTable(&b, d)
+	drainTable(&b, d, "5.93")
 	out = b.String()
-	assert.Contains(t, out, "released 206-230 ms after the drain began | 8.2-12 ms |")
-	assert.Contains(t, out, "| the same | 1.6-4.8 ms |")
-	assert.Contains(t, out, "8 deliveries in its prefetch (7-8 yielded and acked after the drain began) | 9-21 ms after the drain began | consumer count 0 while the connection is open; 39 of 40 messages")
-	assert.Contains(t, out, "| postgres Conn, Pool (2-3 connections) | `select pg_sleep(0.3)` | 0.5-1.0 ms |")
+	assert.Contains(t, out, "released 218 ms (206-230) after the drain began | 10 ms (8.2-12) |")
+	assert.Contains(t, out, "| the same | 2.0 ms (1.6-4.8) |")
+	assert.Contains(t, out, "8 deliveries in its prefetch (7-8 yielded and acked after the drain began) | 15 ms (9-21) after the drain began | consumer count 0 while the connection is open; 39 of 40 messages")
+	assert.Contains(t, out, "| postgres Conn, Pool (2-3 connections) | `select pg_sleep(0.3)` | 0.8 ms (0.5-1.0) |")
 }
 
 // A run that lacks a figure (gorilla's coder server here) is an error, not
