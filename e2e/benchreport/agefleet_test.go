@@ -90,7 +90,7 @@ func TestMaxConnectionAgeJitterSweep(t *testing.T) {
 				jitter = 0 // the default, age/2
 			}
 			t.Run(fmt.Sprintf("%v/%d", age, div), func(t *testing.T) {
-				total, mean, busiest := ageFleet(t, 1000, age, jitter)
+				total, mean, busiest := ageFleet(t, fleetN, age, jitter)
 				t.Logf("age %v jitter age/%d: %d replacements, mean %.2f/s, busiest second %d (%.2fx)", age, div, total, mean, busiest, float64(busiest)/mean)
 			})
 		}

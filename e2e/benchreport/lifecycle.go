@@ -224,6 +224,9 @@ var (
 	fleetLine = regexp.MustCompile(`^\d+ replacements in \S+: mean (\d+)/s, busiest second (\d+) \(([\d.]+)x\)`)
 )
 
+// fleetN is how many supervisors the sweep runs.
+const fleetN = 1000
+
 // sweepJitters are the sweep's rows, MaxConnectionAge over these, and
 // its columns, the ages.
 var (
@@ -258,7 +261,7 @@ func sweepFigures(logs []testLog) (map[[2]string]sweepCell, error) {
 }
 
 func sweepTable(b *strings.Builder, cells map[[2]string]sweepCell, fleet []string) {
-	fmt.Fprintf(b, "**Make-before-break by age** (`%s` %s): 1,000 supervisors of an in-memory connector connected at the same instant, replaced by MaxConnectionAge for 12 ages (synctest, virtual time; the busiest second against the mean from the first second one can be due):\n\n", command(sweepEnv, sweepArgs), where(e2eDir))
+	fmt.Fprintf(b, "**Make-before-break by age** (`%s` %s): %s supervisors of an in-memory connector connected at the same instant, replaced by MaxConnectionAge for 12 ages (synctest, virtual time; the busiest second against the mean from the first second one can be due):\n\n", command(sweepEnv, sweepArgs), where(e2eDir), thousands(fleetN))
 	fmt.Fprintf(b, "| MaxConnectionAgeJitter | age 10 s: mean, busiest | age 1 min: mean, busiest |\n|---|---|---|\n")
 	label := map[string]string{"10": "age/10 (gRPC's ±10 % is of this order)", "2": "age/2 (default)"}
 	for _, j := range sweepJitters {
@@ -275,8 +278,9 @@ func sweepTable(b *strings.Builder, cells map[[2]string]sweepCell, fleet []strin
 	}
 	def10, def1m := cells[[2]string{"10s", "2"}], cells[[2]string{"1m0s", "2"}]
 	fmt.Fprintf(b, "\nA fleet that connected together stays together by as much as the jitter leaves: the first generation falls within [age - jitter, age], so its busiest second is about N/jitter against a mean of N/(age - jitter/2), (age - jitter/2)/jitter times the mean; only a jitter of at least 0.4 x age keeps that within 2x, hence age/2 (1.5x; connections then live 0.75 x age on average). ")
-	fmt.Fprintf(b, "Above 1.5x is noise, a second's count varying by about its square root: ±%.1f (%.0f%%) at 10 s ages' mean of %.3g/s, ±%.1f (%.0f%%) at a 1-minute age's %.3g/s, hence the default row's %.2fx and %.2fx. ",
-		math.Sqrt(def10.mean), 100/math.Sqrt(def10.mean), def10.mean, math.Sqrt(def1m.mean), 100/math.Sqrt(def1m.mean), def1m.mean, def10.ratio, def1m.ratio)
+	peak10, peak1m := fleetN/5.0, fleetN/30.0 // N/jitter at age/2, in a second
+	fmt.Fprintf(b, "Above 1.5x is noise: at age/2 the first generation puts about N/jitter in a second, %.0f at 10 s ages and %.0f at 1 minute, give or take its square root (±%.0f, %.0f%%; ±%.1f, %.0f%%), and the busiest of many seconds lies a few of those above: the default row's %.2fx and %.2fx. ",
+		peak10, peak1m, math.Sqrt(peak10), 100/math.Sqrt(peak10), math.Sqrt(peak1m), 100/math.Sqrt(peak1m), def10.ratio, def1m.ratio)
 	fmt.Fprintf(b, "`TestMaxConnectionAgeSpreadsAFleet` (`%s` %s) holds the 10 s row under 2x; in this run mean %s/s, busiest second %s (%sx).\n\n", command(nil, fleetArgs), where(rootDir), fleet[1], fleet[2], fleet[3])
 }
 

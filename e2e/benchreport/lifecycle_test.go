@@ -107,7 +107,8 @@ func TestLifecycleSweepTable(t *testing.T) {
 	assert.Contains(t, out, "| age/10 (gRPC's ±10 % is of this order) | 108/s, 1000 (9.25x) | 18/s, 178 (9.88x) |\n")
 	assert.Contains(t, out, "| age/4 | 117/s, 403 (3.45x) | 19.5/s, 81 (4.15x) |\n")
 	assert.Contains(t, out, "| age/2 (default) | 135/s, 226 (1.67x) | 22.5/s, 44 (1.96x) |\n")
-	assert.Contains(t, out, "±11.6 (9%) at 10 s ages' mean of 135/s, ±4.7 (21%) at a 1-minute age's 22.5/s, hence the default row's 1.67x and 1.96x")
+	assert.Contains(t, out, "1,000 supervisors of an in-memory connector")
+	assert.Contains(t, out, "200 at 10 s ages and 33 at 1 minute, give or take its square root (±14, 7%; ±5.8, 17%), and the busiest of many seconds lies a few of those above: the default row's 1.67x and 1.96x")
 	assert.Contains(t, out, "in this run mean 151/s, busiest second 232 (1.54x)")
 }
 
