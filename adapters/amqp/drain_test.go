@@ -95,5 +95,6 @@ func TestDrainCancelsTheConsumerAndLosesNothing(t *testing.T) {
 		all = append(all, k)
 	}
 	sort.Strings(all)
+	t.Logf("drain: %d of %d messages acked or requeued, %d acked (prefetch %d)", len(all), n, len(acked), prefetch)
 	assert.Len(t, all, n, "every message acked or requeued: %v", all)
 }

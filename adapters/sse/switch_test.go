@@ -46,6 +46,7 @@ func TestReplaceResumesWithOneSwitchSignal(t *testing.T) {
 			c.Replace()
 		}
 	}
+	t.Logf("%d events once each, in order; %d switches over %d connections", last, switches, c.Status().Connects)
 	assert.Equal(t, 2, switches)
 	assert.EqualValues(t, 3, c.Status().Connects)
 	assert.Equal(t, 3, srv.count())

@@ -53,13 +53,14 @@ var sections = []section{
 	{"replicas", "## Failover across replicas", replicasSection},
 	{"eject", "## Ejecting a replica that keeps failing", ejectSection},
 	{"rolling", "## A rolling restart of three WebSocket replicas", rollingSection},
+	{"lifecycle", "## Drain and make-before-break", lifecycleSection},
 }
 
 // dryRun is -only: sections print to stdout and no file is written.
 var dryRun bool
 
 func main() {
-	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, admit, replicas, eject, rolling), print them and write no file")
+	only := flag.String("only", "", "run only these sections (comma-separated: backoff, idle, paths, wsmem, storm, wsstorm, massloss, herd, overload, admit, replicas, eject, rolling, lifecycle), print them and write no file")
 	write := flag.Bool("write", false, "with -only: replace those sections in BENCHMARKS.md (and what they write beside it) instead of printing them")
 	flag.Parse()
 	if *only != "" {
@@ -78,9 +79,15 @@ func main() {
 
 // goCmd runs the go command in dir and returns its standard output.
 func goCmd(dir string, args ...string) (string, error) {
-	fmt.Fprintf(os.Stderr, "+ (cd %s && go %s)\n", dir, strings.Join(args, " "))
+	return goCmdEnv(dir, nil, args...)
+}
+
+// goCmdEnv is goCmd with env added to the environment.
+func goCmdEnv(dir string, env []string, args ...string) (string, error) {
+	fmt.Fprintf(os.Stderr, "+ (cd %s && %s)\n", dir, command(env, args))
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr
