@@ -21,7 +21,7 @@ func TestLiveCounterAllowsABriefOverlapOnly(t *testing.T) {
 	c.mu.Unlock()
 	c.sweepAt(t0.Add(overlapGrace + time.Millisecond))
 	c.sweepAt(t0.Add(2 * overlapGrace)) // reported once per episode
-	assert.Equal(t, []string{"chaos violation [one-connection] late: 2 live server-side connections (limit 1) for " + (overlapGrace + time.Millisecond).String() + ", since " + t0.Format("15:04:05.000")}, r.msgs)
+	assert.Equal(t, []string{"chaos violation [one-connection] late: 2 live server-side connections (limit 1) for " + (overlapGrace + time.Millisecond).Round(time.Millisecond).String() + ", since " + t0.Format("15:04:05.000")}, r.msgs)
 	assert.Equal(t, map[string]int{"ws": 1, "pool": 2, "late": 2}, c.openNow())
 }
 
