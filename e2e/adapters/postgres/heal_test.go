@@ -101,7 +101,7 @@ func TestEveryKindIsHealthyWithinOneBackoffOfAHeal(t *testing.T) {
 				}
 			}
 			hold := time.NewTimer(time.Until(killed.Add(outage))) // the outage lasts this long
-			login := measureConnect(t, shared.DSN()) // this machine's login now, while the outage lasts
+			login := measureConnect(t, shared.DSN())              // this machine's login now, while the outage lasts
 			<-hold.C
 			heal()
 			healed := h.healed()
