@@ -1,6 +1,7 @@
 package amqp_test
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"testing"
@@ -32,18 +33,7 @@ func TestReplaceMovesTheConsumerAndLosesNothing(t *testing.T) {
 	connected(t, run(t, c))
 	ctx := ctxFor(t, 2*connectTimeout)
 
-	published := make(chan error, 1)
-	pub := b.Channel(t)
-	go func() {
-		for i := range n {
-			if err := pub.PublishWithContext(ctx, "", q, false, false, persistent(strconv.Itoa(i))); err != nil {
-				published <- err
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-		published <- nil
-	}()
+	published := publishNumbered(ctx, b.Channel(t), q, n)
 
 	closes := make(chan time.Duration, 2) // how long each old connection stayed open after Replace
 	replace := func() {
@@ -122,18 +112,7 @@ func TestMaxConnectionAgeMovesTheConsumer(t *testing.T) {
 	c := newClient(t, b.URL(), o)
 	connected(t, run(t, c))
 	ctx := ctxFor(t, time.Minute)
-	published := make(chan error, 1)
-	pub := b.Channel(t)
-	go func() {
-		for i := range n {
-			if err := pub.PublishWithContext(ctx, "", q, false, false, persistent(strconv.Itoa(i))); err != nil {
-				published <- err
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-		published <- nil
-	}()
+	published := publishNumbered(ctx, b.Channel(t), q, n)
 	seen := make([]bool, n)
 	var distinct, switches int
 	for d, err := range c.Deliveries(ctx, q) {
@@ -162,4 +141,21 @@ func TestMaxConnectionAgeMovesTheConsumer(t *testing.T) {
 	t.Logf("%d messages, %d replacements by age, %d switches yielded", n, replaced, switches)
 	assert.GreaterOrEqual(t, switches, 3)
 	assert.Contains(t, []int{switches, switches + 1}, replaced, "one ErrSwitched per replacement (one may be under way)")
+}
+
+// publishNumbered publishes "0" to n-1 to q, one a millisecond, on its
+// own goroutine; the channel gets nil once all went, or the first error.
+func publishNumbered(ctx context.Context, pub *amqp091.Channel, q string, n int) <-chan error {
+	published := make(chan error, 1)
+	go func() {
+		for i := range n {
+			if err := pub.PublishWithContext(ctx, "", q, false, false, persistent(strconv.Itoa(i))); err != nil {
+				published <- err
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+		published <- nil
+	}()
+	return published
 }
